@@ -1,0 +1,85 @@
+package io.tollgate.internal.core;
+
+import io.tollgate.Decision;
+
+/**
+ * What {@link TokenBucket#tryConsume} decided, plus the state to store. Travels between members
+ * in the compact {@link #toWire()} form, which leaves the state behind.
+ */
+public final class Outcome {
+
+    private static final int WIRE_LENGTH = 5;
+
+    private final boolean allowed;
+    private final int limitIndex;
+    private final long remaining;
+    private final long resetAfterMicros;
+    private final long retryAfterMicros;
+    private final long[] newState;
+    private final long fullAfterMicros;
+
+    Outcome(boolean allowed, int limitIndex, long remaining, long resetAfterMicros, long retryAfterMicros,
+            long[] newState, long fullAfterMicros) {
+        this.allowed = allowed;
+        this.limitIndex = limitIndex;
+        this.remaining = remaining;
+        this.resetAfterMicros = resetAfterMicros;
+        this.retryAfterMicros = retryAfterMicros;
+        this.newState = newState;
+        this.fullAfterMicros = fullAfterMicros;
+    }
+
+    /** @return whether the cost was granted */
+    public boolean allowed() {
+        return allowed;
+    }
+
+    /** @return the index of the limit this outcome reports */
+    public int limitIndex() {
+        return limitIndex;
+    }
+
+    /** @return whole tokens left in the reported limit */
+    public long remaining() {
+        return remaining;
+    }
+
+    /** @return µs until the reported limit is full */
+    public long resetAfterMicros() {
+        return resetAfterMicros;
+    }
+
+    /** @return µs until the cost is available in every limit; 0 if allowed */
+    public long retryAfterMicros() {
+        return retryAfterMicros;
+    }
+
+    /** @return the state to store, or {@code null} if nothing changed (a denial, or a cost of 0) */
+    public long[] newState() {
+        return newState;
+    }
+
+    /** @return µs until every limit is full, i.e. until the stored state is worth nothing */
+    public long fullAfterMicros() {
+        return fullAfterMicros;
+    }
+
+    /** @return the decision for {@code rule}, whose definition is {@code bucket} */
+    public Decision toDecision(String rule, TokenBucket bucket, long cost) {
+        return Decision.of(rule, allowed, cost, remaining, bucket.burst(limitIndex), limitIndex,
+                resetAfterMicros, retryAfterMicros);
+    }
+
+    /** @return the decision without the state, as five longs */
+    public long[] toWire() {
+        return new long[] {allowed ? 1 : 0, limitIndex, remaining, resetAfterMicros, retryAfterMicros};
+    }
+
+    /** @return the outcome encoded by {@link #toWire()} (without state) */
+    public static Outcome fromWire(long[] wire) {
+        if (wire == null || wire.length != WIRE_LENGTH) {
+            throw new IllegalArgumentException("malformed outcome");
+        }
+        return new Outcome(wire[0] == 1, (int) wire[1], wire[2], wire[3], wire[4], null, 0);
+    }
+}

@@ -1,0 +1,217 @@
+package io.tollgate.internal.core;
+
+import java.math.BigInteger;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The decision function of a rule: one or more {@link Limit}s charged all-or-nothing. Stateless
+ * and immutable; the bucket's state is passed in and a new state handed back, so the same code
+ * runs in the in-memory store and inside a Hazelcast entry processor.
+ *
+ * <p>State layout ({@code long[]}, {@code 1 + 2n} longs for {@code n} limits):
+ * {@code [timestamp µs, unitsPerToken_0, units_0, unitsPerToken_1, units_1, ...]}. A missing
+ * state is a full bucket. The timestamp never moves backwards: a clock that steps back cannot
+ * mint tokens. Each limit's scale is stored with its units so a redeployed rule with another rate
+ * keeps the tokens its buckets held.
+ */
+public final class TokenBucket {
+
+    private static final int SPEC_STRIDE = 3; // capacityUnits, refillUnitsPerMicro, unitsPerToken
+
+    private final long[] spec;
+    private final long maxCost;
+
+    private TokenBucket(long[] spec) {
+        this.spec = spec;
+        long min = Long.MAX_VALUE;
+        for (int i = 0; i < spec.length; i += SPEC_STRIDE) {
+            min = Math.min(min, spec[i] / spec[i + 2]);
+        }
+        this.maxCost = min;
+    }
+
+    /**
+     * @param limits one or more limits, all of which a request must satisfy
+     * @return the bucket definition
+     */
+    public static TokenBucket of(List<Limit> limits) {
+        if (limits == null || limits.isEmpty()) {
+            throw InvalidDefinitionException.of("limits", limits, "a rule needs at least one limit");
+        }
+        long[] spec = new long[limits.size() * SPEC_STRIDE];
+        for (int i = 0; i < limits.size(); i++) {
+            Limit limit = limits.get(i);
+            spec[i * SPEC_STRIDE] = limit.capacityUnits();
+            spec[i * SPEC_STRIDE + 1] = limit.refillUnitsPerMicro();
+            spec[i * SPEC_STRIDE + 2] = limit.unitsPerToken();
+        }
+        return new TokenBucket(spec);
+    }
+
+    /** @see #of(List) */
+    public static TokenBucket of(Limit... limits) {
+        return of(Arrays.asList(limits));
+    }
+
+    /**
+     * Rebuilds a definition from {@link #spec()}, as shipped to the member that owns a bucket.
+     * The array is used as is, not copied.
+     */
+    public static TokenBucket fromSpec(long[] spec) {
+        if (spec.length == 0 || spec.length % SPEC_STRIDE != 0) {
+            throw new IllegalArgumentException("malformed bucket spec of length " + spec.length);
+        }
+        return new TokenBucket(spec);
+    }
+
+    /** @return the compact wire form: per limit its capacity in units, refill units/µs, units per token */
+    public long[] spec() {
+        return spec;
+    }
+
+    /** @return the number of limits */
+    public int limitCount() {
+        return spec.length / SPEC_STRIDE;
+    }
+
+    /** @return the largest cost a request may ask for: the smallest burst among the limits */
+    public long maxCost() {
+        return maxCost;
+    }
+
+    /**
+     * Rejects a cost no bucket could ever grant, before any state is read or written.
+     *
+     * @throws InvalidDefinitionException if {@code cost} is negative or exceeds {@link #maxCost()}
+     */
+    public void checkCost(long cost) {
+        if (cost < 0) {
+            throw InvalidDefinitionException.of("cost", cost, "must not be negative");
+        }
+        if (cost > maxCost) {
+            throw InvalidDefinitionException.of("cost", cost, "exceeds the burst " + maxCost + " of the rule, so it could never be granted");
+        }
+    }
+
+    /**
+     * Decides a request of {@code cost} tokens at time {@code now}.
+     *
+     * @param state the stored state, or {@code null} for a full bucket; not modified
+     * @param cost  tokens asked for, {@code 0 <= cost <= maxCost()}; a cost of 0 only reads
+     * @param now   the deciding clock, µs since the epoch
+     * @return the outcome; its {@link Outcome#newState()} is {@code null} when nothing must be written
+     */
+    public Outcome tryConsume(long[] state, long cost, long now) {
+        checkCost(cost);
+        int n = limitCount();
+        boolean fresh = state == null || state.length != 1 + 2 * n;
+        long last = fresh ? now : state[0];
+        long ts = Math.max(last, now);
+        long elapsed = ts - last;
+        long ahead = ts - now; // > 0 only if this member's clock is behind the stored time
+
+        long[] next = new long[1 + 2 * n];
+        next[0] = ts;
+        boolean enough = true;
+        long retryAfter = 0;
+        int waitIndex = 0;
+        for (int i = 0; i < n; i++) {
+            long capacity = spec[i * SPEC_STRIDE];
+            long refill = spec[i * SPEC_STRIDE + 1];
+            long unitsPerToken = spec[i * SPEC_STRIDE + 2];
+            long units = fresh ? capacity : rescale(state[2 + 2 * i], state[1 + 2 * i], unitsPerToken, capacity);
+            units = refill(units, capacity, refill, elapsed);
+            next[1 + 2 * i] = unitsPerToken;
+            next[2 + 2 * i] = units;
+            long need = cost * unitsPerToken;
+            if (units < need) {
+                enough = false;
+                long wait = ceilDiv(need - units, refill);
+                if (wait > retryAfter) {
+                    retryAfter = wait;
+                    waitIndex = i;
+                }
+            }
+        }
+        if (enough) {
+            for (int i = 0; i < n; i++) {
+                next[2 + 2 * i] -= cost * spec[i * SPEC_STRIDE + 2];
+            }
+        }
+        int reported = enough ? tightest(next) : waitIndex;
+        long fullAfter = 0;
+        for (int i = 0; i < n; i++) {
+            fullAfter = Math.max(fullAfter, untilFull(next, i));
+        }
+        return new Outcome(enough, reported,
+                next[2 + 2 * reported] / spec[reported * SPEC_STRIDE + 2],
+                untilFull(next, reported) + ahead,
+                enough ? 0 : retryAfter + ahead,
+                enough && cost > 0 ? next : null,
+                fullAfter + ahead);
+    }
+
+    /** The capacity in tokens of limit {@code index}. */
+    public long burst(int index) {
+        return spec[index * SPEC_STRIDE] / spec[index * SPEC_STRIDE + 2];
+    }
+
+    private int tightest(long[] next) {
+        int best = 0;
+        long bestRemaining = Long.MAX_VALUE;
+        long bestReset = -1;
+        for (int i = 0; i < limitCount(); i++) {
+            long remaining = next[2 + 2 * i] / spec[i * SPEC_STRIDE + 2];
+            long reset = untilFull(next, i);
+            if (remaining < bestRemaining || (remaining == bestRemaining && reset > bestReset)) {
+                best = i;
+                bestRemaining = remaining;
+                bestReset = reset;
+            }
+        }
+        return best;
+    }
+
+    private long untilFull(long[] next, int i) {
+        return ceilDiv(spec[i * SPEC_STRIDE] - next[2 + 2 * i], spec[i * SPEC_STRIDE + 1]);
+    }
+
+    static long refill(long units, long capacity, long refillPerMicro, long elapsed) {
+        if (units >= capacity) {
+            return capacity;
+        }
+        long missing = capacity - units;
+        if (elapsed >= ceilDiv(missing, refillPerMicro)) {
+            return capacity;
+        }
+        return units + elapsed * refillPerMicro; // < capacity + refillPerMicro <= 2^62: no overflow
+    }
+
+    /** Converts units stored under another scale (a rule whose rate changed), keeping whole tokens' worth. */
+    static long rescale(long units, long storedUnitsPerToken, long unitsPerToken, long capacity) {
+        if (storedUnitsPerToken == unitsPerToken || units <= 0) {
+            return Math.min(Math.max(units, 0), capacity);
+        }
+        if (storedUnitsPerToken <= 0) {
+            return capacity;
+        }
+        BigInteger converted = BigInteger.valueOf(units).multiply(BigInteger.valueOf(unitsPerToken))
+                .divide(BigInteger.valueOf(storedUnitsPerToken));
+        return converted.compareTo(BigInteger.valueOf(capacity)) >= 0 ? capacity : converted.longValue();
+    }
+
+    static long ceilDiv(long a, long b) {
+        return -Math.floorDiv(-a, b);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TokenBucket && Arrays.equals(spec, ((TokenBucket) o).spec);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(spec);
+    }
+}

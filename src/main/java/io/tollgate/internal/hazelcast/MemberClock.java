@@ -1,0 +1,22 @@
+package io.tollgate.internal.hazelcast;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.tollgate.internal.core.Clock;
+
+/**
+ * The clock a member decides with: the system clock, unless a {@link Clock} was put into the
+ * member's user context under {@link #USER_CONTEXT_KEY} (tests do, to drive time exactly).
+ */
+public final class MemberClock {
+
+    /** The user-context key of a member's clock. */
+    public static final String USER_CONTEXT_KEY = "io.tollgate.clock";
+
+    private MemberClock() {
+    }
+
+    static Clock of(HazelcastInstance member) {
+        Object clock = member == null ? null : member.getUserContext().get(USER_CONTEXT_KEY);
+        return clock instanceof Clock ? (Clock) clock : Clock.SYSTEM;
+    }
+}

@@ -1,0 +1,29 @@
+package io.tollgate.internal.store;
+
+import io.tollgate.internal.core.Outcome;
+import io.tollgate.internal.core.TokenBucket;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Keeps bucket state and decides atomically: every call reads, decides and writes one bucket as
+ * one indivisible step, on the clock of whoever holds the bucket.
+ */
+public interface BucketStore extends AutoCloseable {
+
+    /**
+     * Decides a request of {@code cost} tokens against the bucket at {@code key}.
+     *
+     * @param key    the store key (see {@link io.tollgate.internal.core.BucketKeys})
+     * @param bucket the rule's limits
+     * @param cost   tokens to take, {@code 0 <= cost <= bucket.maxCost()}
+     * @return the outcome, without state; completes exceptionally if the store fails
+     * @throws io.tollgate.internal.core.InvalidDefinitionException for a cost no bucket could grant,
+     *         before the store is touched
+     */
+    CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost);
+
+    /** Releases what the store holds; the default does nothing. */
+    @Override
+    default void close() {
+    }
+}

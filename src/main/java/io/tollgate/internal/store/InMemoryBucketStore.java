@@ -1,0 +1,97 @@
+package io.tollgate.internal.store;
+
+import io.tollgate.internal.core.Clock;
+import io.tollgate.internal.core.Outcome;
+import io.tollgate.internal.core.TokenBucket;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Buckets in this JVM only: exact under any number of threads (each key is updated under the map's
+ * per-bin lock), for development, single-instance deployments and tests. Idle buckets are dropped
+ * once they would be full again; at most {@code maxEntries} buckets are kept, and when a new key
+ * arrives at the bound an arbitrary bucket is dropped (it restarts full).
+ */
+public final class InMemoryBucketStore implements BucketStore {
+
+    private static final int SWEEP_EVERY = 4096;
+
+    private final Clock clock;
+    private final int maxEntries;
+    private final ConcurrentHashMap<String, Entry> buckets = new ConcurrentHashMap<>();
+    private final AtomicLong calls = new AtomicLong();
+
+    public InMemoryBucketStore(Clock clock, int maxEntries) {
+        if (maxEntries < 1) {
+            throw new IllegalArgumentException("maxEntries = " + maxEntries + ": must be at least 1");
+        }
+        this.clock = clock;
+        this.maxEntries = maxEntries;
+    }
+
+    @Override
+    public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
+        return CompletableFuture.completedFuture(acquireNow(key, bucket, cost));
+    }
+
+    /** The synchronous form of {@link #acquire}. */
+    public Outcome acquireNow(String key, TokenBucket bucket, long cost) {
+        bucket.checkCost(cost);
+        if ((calls.incrementAndGet() & (SWEEP_EVERY - 1)) == 0) {
+            sweep(clock.nowMicros());
+        }
+        if (buckets.size() >= maxEntries && !buckets.containsKey(key)) {
+            makeRoom();
+        }
+        Outcome[] result = new Outcome[1];
+        buckets.compute(key, (k, entry) -> {
+            long now = clock.nowMicros();
+            long[] state = entry == null || entry.expiresAt <= now ? null : entry.state;
+            Outcome outcome = bucket.tryConsume(state, cost, now);
+            result[0] = outcome;
+            if (outcome.newState() == null) {
+                return entry;
+            }
+            return new Entry(outcome.newState(), now + outcome.fullAfterMicros());
+        });
+        return result[0];
+    }
+
+    /** @return the number of buckets held, expired ones included until the next sweep */
+    public int size() {
+        return buckets.size();
+    }
+
+    /** Drops every bucket that is full again at {@code now}. */
+    public void sweep(long now) {
+        buckets.values().removeIf(entry -> entry.expiresAt <= now);
+    }
+
+    private void makeRoom() {
+        sweep(clock.nowMicros());
+        Iterator<Map.Entry<String, Entry>> it = buckets.entrySet().iterator();
+        while (buckets.size() >= maxEntries && it.hasNext()) {
+            it.next();
+            it.remove();
+        }
+    }
+
+    @Override
+    public void close() {
+        buckets.clear();
+    }
+
+    private static final class Entry {
+        final long[] state;
+        final long expiresAt;
+
+        Entry(long[] state, long expiresAt) {
+            this.state = state;
+            this.expiresAt = expiresAt;
+        }
+    }
+}

@@ -1,0 +1,254 @@
+package io.tollgate.internal.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** Exact timelines of the pure decision function, to the microsecond. */
+class TokenBucketTest {
+
+    private static final long T0 = 1_700_000_000_000_000L;
+    private static final long SECOND = 1_000_000L;
+
+    private long[] state;
+
+    private Outcome at(TokenBucket bucket, long now, long cost) {
+        Outcome outcome = bucket.tryConsume(state, cost, now);
+        if (outcome.newState() != null) {
+            state = outcome.newState();
+        }
+        return outcome;
+    }
+
+    @Test
+    void aFullBucketGrantsItsBurstThenRefillsOneTokenPerInterval() {
+        TokenBucket bucket = TokenBucket.of(Limit.of(10, 10, Duration.ofSeconds(1)));
+        for (int i = 0; i < 10; i++) {
+            Outcome o = at(bucket, T0, 1);
+            assertThat(o.allowed()).isTrue();
+            assertThat(o.remaining()).isEqualTo(9 - i);
+        }
+        Outcome denied = at(bucket, T0, 1);
+        assertThat(denied.allowed()).isFalse();
+        assertThat(denied.remaining()).isZero();
+        assertThat(denied.retryAfterMicros()).isEqualTo(100_000);
+        assertThat(denied.resetAfterMicros()).isEqualTo(SECOND);
+        assertThat(denied.newState()).isNull();
+
+        assertThat(at(bucket, T0 + 99_999, 1).allowed()).isFalse();
+        assertThat(at(bucket, T0 + 99_999, 1).retryAfterMicros()).isEqualTo(1);
+        assertThat(at(bucket, T0 + 100_000, 1).allowed()).isTrue();
+        assertThat(at(bucket, T0 + 100_000, 1).allowed()).isFalse();
+        // after a long pause the bucket holds its burst, never more
+        Outcome later = at(bucket, T0 + 3_600 * SECOND, 1);
+        assertThat(later.allowed()).isTrue();
+        assertThat(later.remaining()).isEqualTo(9);
+        assertThat(later.resetAfterMicros()).isEqualTo(100_000);
+    }
+
+    @Test
+    void aRateThatDoesNotDivideTheSecondIsExact() {
+        TokenBucket bucket = TokenBucket.of(Limit.of(3, 3, Duration.ofSeconds(1)));
+        assertThat(at(bucket, T0, 3).allowed()).isTrue();
+        Outcome denied = at(bucket, T0, 1);
+        assertThat(denied.retryAfterMicros()).isEqualTo(333_334); // ceil(1e6 / 3)
+        // three tokens per second, exactly: at 333_333.3, 666_666.6 and 1_000_000 µs
+        assertThat(at(bucket, T0 + 333_333, 1).allowed()).isFalse();
+        assertThat(at(bucket, T0 + 333_334, 1).allowed()).isTrue();
+        assertThat(at(bucket, T0 + 666_666, 1).allowed()).isFalse();
+        assertThat(at(bucket, T0 + 666_667, 1).allowed()).isTrue();
+        assertThat(at(bucket, T0 + 999_999, 1).allowed()).isFalse();
+        assertThat(at(bucket, T0 + SECOND, 1).allowed()).isTrue();
+    }
+
+    @Test
+    void aFullBucketDropsTheFractionOfATokenItCannotHold() {
+        TokenBucket bucket = TokenBucket.of(Limit.of(1, 3, Duration.ofSeconds(1)));
+        assertThat(at(bucket, T0, 1).allowed()).isTrue();
+        assertThat(at(bucket, T0 + 333_334, 1).allowed()).isTrue(); // full at 333_333.3: the 0.6 µs of refill beyond is lost
+        assertThat(at(bucket, T0 + 666_667, 1).allowed()).isFalse();
+        assertThat(at(bucket, T0 + 666_668, 1).allowed()).isTrue();
+    }
+
+    @Test
+    void variableCostsAreChargedWholeOrNotAtAll() {
+        TokenBucket bucket = TokenBucket.of(Limit.of(10, 2, Duration.ofSeconds(1)));
+        assertThat(at(bucket, T0, 7).remaining()).isEqualTo(3);
+        Outcome denied = at(bucket, T0, 4);
+        assertThat(denied.allowed()).isFalse();
+        assertThat(denied.remaining()).isEqualTo(3);
+        assertThat(denied.retryAfterMicros()).isEqualTo(500_000); // one token at 2/s
+        assertThat(at(bucket, T0, 3).remaining()).isZero();
+        assertThat(at(bucket, T0 + 2 * SECOND, 4).allowed()).isTrue();
+    }
+
+    @Test
+    void aZeroCostOnlyReads() {
+        TokenBucket bucket = TokenBucket.of(Limit.of(5, 1, Duration.ofSeconds(1)));
+        at(bucket, T0, 5);
+        Outcome peek = at(bucket, T0, 0);
+        assertThat(peek.allowed()).isTrue();
+        assertThat(peek.remaining()).isZero();
+        assertThat(peek.newState()).isNull();
+    }
+
+    @Test
+    void severalLimitsAreChargedAllOrNothing() {
+        // A: 10/s burst 20, and B: 30 per minute burst 30
+        TokenBucket bucket = TokenBucket.of(Limit.of(20, 10, Duration.ofSeconds(1)), Limit.of(30, 30, Duration.ofMinutes(1)));
+        assertThat(at(bucket, T0, 20).allowed()).isTrue(); // A = 0, B = 10
+        Outcome first = at(bucket, T0, 1);
+        assertThat(first.allowed()).isFalse();
+        assertThat(first.limitIndex()).isZero();
+        assertThat(first.retryAfterMicros()).isEqualTo(100_000);
+
+        // two seconds later A is full again and B holds 11
+        Outcome allowed = at(bucket, T0 + 2 * SECOND, 10); // A = 10, B = 1
+        assertThat(allowed.allowed()).isTrue();
+        assertThat(allowed.limitIndex()).isEqualTo(1); // the tighter limit is reported
+        assertThat(allowed.remaining()).isEqualTo(1);
+
+        Outcome denied = at(bucket, T0 + 2 * SECOND, 2);
+        assertThat(denied.allowed()).isFalse();
+        assertThat(denied.limitIndex()).isEqualTo(1);
+        assertThat(denied.remaining()).isEqualTo(1);
+        assertThat(denied.retryAfterMicros()).isEqualTo(2 * SECOND); // B refills 0.5/s
+        // the denial charged neither limit: A still holds 10 and B 1
+        assertThat(state[2] / state[1]).isEqualTo(10);
+        assertThat(state[4] / state[3]).isEqualTo(1);
+        Outcome last = at(bucket, T0 + 2 * SECOND, 1);
+        assertThat(last.allowed()).isTrue();
+        assertThat(state[2] / state[1]).isEqualTo(9);
+        assertThat(state[4] / state[3]).isZero();
+    }
+
+    @Test
+    void aClockThatStepsBackMintsNothing() {
+        TokenBucket bucket = TokenBucket.of(Limit.of(2, 1, Duration.ofSeconds(1)));
+        at(bucket, T0 + 10 * SECOND, 2);
+        // the deciding clock is now 5 s behind the stored time: no refill, and the wait includes the gap
+        Outcome back = at(bucket, T0 + 5 * SECOND, 1);
+        assertThat(back.allowed()).isFalse();
+        assertThat(back.retryAfterMicros()).isEqualTo(6 * SECOND);
+        assertThat(at(bucket, T0 + 10 * SECOND + 999_999, 1).allowed()).isFalse();
+        assertThat(at(bucket, T0 + 11 * SECOND, 1).allowed()).isTrue();
+        // a grant at an earlier clock keeps the stored time where it was
+        at(bucket, T0 + 20 * SECOND, 0);
+        assertThat(at(bucket, T0 + 12 * SECOND, 1).allowed()).isTrue();
+        assertThat(state[0]).isEqualTo(T0 + 12 * SECOND);
+        assertThat(at(bucket, T0 + 11 * SECOND, 1).allowed()).isFalse();
+        assertThat(state[0]).isEqualTo(T0 + 12 * SECOND);
+    }
+
+    @Test
+    void grantsExactlyBurstPlusRateTimesElapsedOverMillionsOfDecisions() {
+        // 7 tokens every 3 s (2.333.../s), burst 5, greedy clients for ~1.3 million simulated seconds
+        TokenBucket bucket = TokenBucket.of(Limit.of(5, 7, Duration.ofSeconds(3)));
+        SplittableRandom random = new SplittableRandom(42);
+        long now = T0;
+        long granted = 0;
+        long decisions = 0;
+        while (granted < 3_000_000) {
+            Outcome o = at(bucket, now, 1);
+            decisions++;
+            if (o.allowed()) {
+                granted++;
+            } else {
+                now += o.retryAfterMicros() + (random.nextInt(4) == 0 ? random.nextInt(1_000) : 0);
+            }
+        }
+        // every token ever minted was granted, or lost to a full bucket: never more than the bound
+        long elapsed = now - T0;
+        long bound = 5 + Math.floorDiv(elapsed * 7, 3 * SECOND);
+        assertThat(granted).isLessThanOrEqualTo(bound);
+        assertThat(decisions).isGreaterThan(granted);
+
+        // without pauses the count is exact to the token
+        state = null;
+        now = T0;
+        granted = 0;
+        while (granted < 1_000_000) {
+            Outcome o = at(bucket, now, 1);
+            if (o.allowed()) {
+                granted++;
+            } else {
+                now += o.retryAfterMicros();
+            }
+        }
+        assertThat(granted).isEqualTo(5 + Math.floorDiv((now - T0) * 7, 3 * SECOND));
+    }
+
+    @Test
+    void hugeRatesPeriodsAndGapsDoNotOverflow() {
+        TokenBucket fast = TokenBucket.of(Limit.of(1L << 40, 1_000_000_000_000L, Duration.ofSeconds(1)));
+        assertThat(at(fast, 0, 1L << 40).remaining()).isZero();
+        Outcome refilled = at(fast, Long.MAX_VALUE / 2, 1);
+        assertThat(refilled.allowed()).isTrue();
+        assertThat(refilled.remaining()).isEqualTo((1L << 40) - 1);
+
+        state = null;
+        TokenBucket slow = TokenBucket.of(Limit.of(1000, 1, Duration.ofDays(3650)));
+        at(slow, T0, 1000);
+        Outcome denied = at(slow, T0 + SECOND, 1);
+        assertThat(denied.retryAfterMicros()).isEqualTo(3650L * 86_400 * SECOND - SECOND);
+        assertThat(denied.resetAfterMicros()).isEqualTo(1000 * 3650L * 86_400 * SECOND - SECOND);
+    }
+
+    @Test
+    void refusesACostNoBucketCouldGrantWithTheFieldAndValue() {
+        TokenBucket bucket = TokenBucket.of(Limit.of(20, 10, Duration.ofSeconds(1)), Limit.of(50, 1, Duration.ofSeconds(1)));
+        assertThat(bucket.maxCost()).isEqualTo(20);
+        assertThatThrownBy(() -> bucket.tryConsume(null, 21, T0))
+                .isInstanceOf(InvalidDefinitionException.class)
+                .hasMessage("cost = 21: exceeds the burst 20 of the rule, so it could never be granted");
+        assertThatThrownBy(() -> bucket.tryConsume(null, -1, T0))
+                .hasMessage("cost = -1: must not be negative");
+        assertThatThrownBy(() -> TokenBucket.of())
+                .hasMessage("limits = []: a rule needs at least one limit");
+    }
+
+    @Test
+    void aRedeployedRuleKeepsTheTokensItsBucketsHeld() {
+        TokenBucket before = TokenBucket.of(Limit.of(10, 10, Duration.ofSeconds(1)));
+        at(before, T0, 7); // 3 tokens left
+        TokenBucket slower = TokenBucket.of(Limit.of(10, 3, Duration.ofSeconds(1)));
+        Outcome o = at(slower, T0, 0);
+        assertThat(o.remaining()).isEqualTo(3);
+        TokenBucket smaller = TokenBucket.of(Limit.of(2, 3, Duration.ofSeconds(1)));
+        assertThat(at(smaller, T0, 0).remaining()).isEqualTo(2);
+        // a rule with another number of limits starts from full buckets
+        TokenBucket two = TokenBucket.of(Limit.of(10, 1, Duration.ofSeconds(1)), Limit.of(100, 1, Duration.ofSeconds(1)));
+        assertThat(at(two, T0, 0).remaining()).isEqualTo(10);
+    }
+
+    @Test
+    void reportsTheTimeUntilEveryLimitIsFullForTheEntryTimeToLive() {
+        TokenBucket bucket = TokenBucket.of(Limit.of(10, 10, Duration.ofSeconds(1)), Limit.of(100, 100, Duration.ofHours(1)));
+        Outcome o = at(bucket, T0, 1);
+        assertThat(o.fullAfterMicros()).isEqualTo(36 * SECOND); // one token of the hourly limit
+        assertThat(o.resetAfterMicros()).isEqualTo(100_000); // the reported per-second limit
+        assertThat(o.limitIndex()).isZero();
+    }
+
+    @Test
+    void decisionsCarryTheReportedLimitAndTimes() {
+        TokenBucket bucket = TokenBucket.of(Limit.perSecond(BigDecimal.TEN, 20));
+        state = null;
+        for (int i = 0; i < 20; i++) {
+            at(bucket, T0, 1);
+        }
+        var decision = at(bucket, T0 + 50_000, 1).toDecision("search", bucket, 1);
+        assertThat(decision.allowed()).isFalse();
+        assertThat(decision.rule()).isEqualTo("search");
+        assertThat(decision.limit()).isEqualTo(20);
+        assertThat(decision.remaining()).isZero();
+        assertThat(decision.retryAfter()).isEqualTo(Duration.ofMillis(50));
+        assertThat(decision.retryAfterSeconds()).isEqualTo(1);
+        assertThat(decision.resetAfter()).isEqualTo(Duration.ofMillis(1950));
+        assertThat(decision.resetAfterSeconds()).isEqualTo(2);
+    }
+}
