@@ -1,0 +1,61 @@
+package io.tollgate.internal.hazelcast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.map.IMap;
+import io.tollgate.internal.core.BucketKeys;
+import io.tollgate.internal.core.Limit;
+import io.tollgate.internal.core.TokenBucket;
+import io.tollgate.testing.HazelcastTestCluster;
+import io.tollgate.testing.SharedCluster;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Buckets that went quiet leave the map: their time-to-live is the time until they are full again. */
+@Tag("hazelcast")
+@ExtendWith(SharedCluster.class)
+class IdleBucketExpiryTest {
+
+    private final HazelcastTestCluster cluster;
+
+    IdleBucketExpiryTest(HazelcastTestCluster cluster) {
+        this.cluster = cluster;
+        cluster.clock().useSystemTime();
+    }
+
+    @AfterEach
+    void stopTheClockAgain() {
+        cluster.clock().set(cluster.clock().nowMicros());
+    }
+
+    @Test
+    void idleKeysExpireAndTheMapDoesNotGrow() throws Exception {
+        IMap<String, long[]> map = cluster.member(0).getMap("tollgate-expiry-" + UUID.randomUUID());
+        HazelcastBucketStore store = new HazelcastBucketStore(cluster.member(1), map.getName(), true);
+        // full again 50 ms after the last request; a slow rule's bucket must stay
+        TokenBucket fast = TokenBucket.of(Limit.of(5, 100, Duration.ofSeconds(1)));
+        TokenBucket slow = TokenBucket.of(Limit.of(5, 1, Duration.ofHours(1)));
+        String keeper = BucketKeys.of("slow", "keeper");
+        store.acquire(keeper, slow, 2).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        for (int i = 0; i < 300; i++) {
+            store.acquire(BucketKeys.of("fast", "client-" + i), fast, 5).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        }
+        assertThat(map.size()).isEqualTo(301);
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (map.size() > 1 && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(200);
+        }
+        System.out.printf("idle expiry: %d of 300 idle buckets left after the wait, slow bucket kept=%s%n",
+                map.size() - (map.containsKey(keeper) ? 1 : 0), map.containsKey(keeper));
+        assertThat(map.size()).isEqualTo(1);
+        assertThat(map.containsKey(keeper)).isTrue();
+        assertThat(store.acquire(keeper, slow, 0).toCompletableFuture().get(30, TimeUnit.SECONDS).remaining()).isEqualTo(3);
+        map.destroy();
+    }
+}

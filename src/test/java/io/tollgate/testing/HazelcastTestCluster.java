@@ -1,0 +1,171 @@
+package io.tollgate.testing;
+
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import io.tollgate.internal.hazelcast.BucketMapConfig;
+import io.tollgate.internal.hazelcast.MemberClock;
+import io.tollgate.internal.hazelcast.TollgateSerialization;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * Real Hazelcast members in this JVM, on 127.0.0.1 with TCP-IP join and multicast off, sharing
+ * one {@link TestClock}; plus an optional client. Close it to shut everything down.
+ */
+public final class HazelcastTestCluster implements AutoCloseable {
+
+    private final String name = "tollgate-test-" + UUID.randomUUID();
+    private final TestClock clock = TestClock.atRealTime();
+    private final List<Integer> ports;
+    private final List<HazelcastInstance> members = new ArrayList<>();
+    private HazelcastInstance client;
+
+    private HazelcastTestCluster(int size) {
+        this.ports = freePorts(size);
+    }
+
+    /** Starts {@code size} members and waits until they form one cluster. */
+    public static HazelcastTestCluster start(int size) {
+        HazelcastTestCluster cluster = new HazelcastTestCluster(size);
+        try {
+            for (int i = 0; i < size; i++) {
+                cluster.members.add(Hazelcast.newHazelcastInstance(cluster.memberConfig(i)));
+            }
+            cluster.awaitSize(size);
+            return cluster;
+        } catch (RuntimeException | Error e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    /** Waits (at most 60 s) until every running member sees {@code size} members and no migration is pending. */
+    public void awaitSize(int size) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            boolean formed = true;
+            for (HazelcastInstance member : members) {
+                if (member.getLifecycleService().isRunning()
+                        && (member.getCluster().getMembers().size() != size || !member.getPartitionService().isLocalMemberSafe())) {
+                    formed = false;
+                }
+            }
+            if (formed) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the cluster did not reach " + size + " members within 60 s");
+            }
+            try {
+                TimeUnit.MILLISECONDS.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    private Config memberConfig(int index) {
+        Config config = new Config()
+                .setClusterName(name)
+                .setInstanceName(name + "-member-" + index)
+                .setProperty("hazelcast.phone.home.enabled", "false")
+                .setProperty("hazelcast.logging.type", "jdk")
+                .setProperty("hazelcast.socket.bind.any", "false")
+                .setProperty("hazelcast.internal.map.expiration.task.period.seconds", "1")
+                .setProperty("hazelcast.graceful.shutdown.max.wait", "20");
+        NetworkConfig network = config.getNetworkConfig();
+        network.setPort(ports.get(index)).setPortAutoIncrement(false);
+        network.getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+        JoinConfig join = network.getJoin();
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        join.getTcpIpConfig().setEnabled(true).setMembers(addresses());
+        config.addMapConfig(BucketMapConfig.create(BucketMapConfig.DEFAULT_MAP_NAME, 100_000, 1));
+        TollgateSerialization.register(config.getSerializationConfig());
+        config.getUserContext().put(MemberClock.USER_CONTEXT_KEY, clock);
+        return config;
+    }
+
+    private List<String> addresses() {
+        return ports.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.toList());
+    }
+
+    /** @return a client connected to this cluster, started on first use */
+    public synchronized HazelcastInstance client() {
+        if (client == null) {
+            ClientConfig config = new ClientConfig().setClusterName(name).setInstanceName(name + "-client");
+            config.setProperty("hazelcast.logging.type", "jdk");
+            config.getNetworkConfig().setAddresses(addresses());
+            config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(30_000);
+            client = HazelcastClient.newHazelcastClient(config);
+        }
+        return client;
+    }
+
+    public List<HazelcastInstance> members() {
+        return members;
+    }
+
+    public HazelcastInstance member(int index) {
+        return members.get(index);
+    }
+
+    public TestClock clock() {
+        return clock;
+    }
+
+    /** @return the member that owns {@code key}'s partition */
+    public HazelcastInstance ownerOf(Object key) {
+        var owner = members.get(0).getPartitionService().getPartition(key).getOwner();
+        return members.stream().filter(m -> m.getLifecycleService().isRunning()
+                && m.getCluster().getLocalMember().getUuid().equals(owner.getUuid())).findFirst().orElseThrow();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (client != null) {
+            client.shutdown();
+            client = null;
+        }
+        for (HazelcastInstance member : members) {
+            if (member.getLifecycleService().isRunning()) {
+                member.getLifecycleService().terminate();
+            }
+        }
+        members.clear();
+    }
+
+    private static List<Integer> freePorts(int count) {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"));
+                socket.setReuseAddress(true);
+                sockets.add(socket);
+            }
+            return sockets.stream().map(ServerSocket::getLocalPort).collect(Collectors.toList());
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port on 127.0.0.1", e);
+        } finally {
+            for (ServerSocket socket : sockets) {
+                try {
+                    socket.close();
+                } catch (IOException ignored) {
+                    // closing a probe socket
+                }
+            }
+        }
+    }
+}
