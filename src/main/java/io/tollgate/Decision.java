@@ -23,9 +23,12 @@ public final class Decision {
     private final int limitIndex;
     private final long resetAfterMicros;
     private final long retryAfterMicros;
+    private final boolean shadowDenied;
+    private final boolean storeUnavailable;
 
     private Decision(String rule, boolean allowed, long cost, long remaining, long limit,
-            int limitIndex, long resetAfterMicros, long retryAfterMicros) {
+            int limitIndex, long resetAfterMicros, long retryAfterMicros, boolean shadowDenied,
+            boolean storeUnavailable) {
         this.rule = Objects.requireNonNull(rule, "rule");
         this.allowed = allowed;
         this.cost = cost;
@@ -34,6 +37,8 @@ public final class Decision {
         this.limitIndex = limitIndex;
         this.resetAfterMicros = resetAfterMicros;
         this.retryAfterMicros = retryAfterMicros;
+        this.shadowDenied = shadowDenied;
+        this.storeUnavailable = storeUnavailable;
     }
 
     /**
@@ -54,7 +59,27 @@ public final class Decision {
     public static Decision of(String rule, boolean allowed, long cost, long remaining, long limit,
             int limitIndex, long resetAfterMicros, long retryAfterMicros) {
         return new Decision(rule, allowed, cost, remaining, limit, limitIndex,
-                resetAfterMicros, retryAfterMicros);
+                resetAfterMicros, retryAfterMicros, false, false);
+    }
+
+    /**
+     * The answer given when the store failed or did not answer in time: {@code allowed} follows
+     * the rule's {@code on-store-failure} policy and nothing was charged.
+     *
+     * @param retryAfterMicros the wait suggested to a denied caller
+     */
+    public static Decision storeUnavailable(String rule, boolean allowed, long cost, long limit,
+            long retryAfterMicros) {
+        return new Decision(rule, allowed, cost, 0, limit, 0, 0, allowed ? 0 : retryAfterMicros, false, true);
+    }
+
+    /**
+     * @return this decision as a rule in shadow mode reports it: always allowed, with
+     *         {@link #shadowDenied()} telling whether enforcement would have denied
+     */
+    public Decision toShadow() {
+        return new Decision(rule, true, cost, remaining, limit, limitIndex, resetAfterMicros,
+                retryAfterMicros, !allowed || shadowDenied, storeUnavailable);
     }
 
     /** @return the name of the rule that decided */
@@ -115,6 +140,23 @@ public final class Decision {
         return retryAfterMicros;
     }
 
+    /**
+     * @return {@code true} if the rule runs in shadow mode and would have denied this request;
+     *         {@link #allowed()} is then {@code true} and {@link #retryAfter()} tells the wait
+     *         enforcement would have imposed
+     */
+    public boolean shadowDenied() {
+        return shadowDenied;
+    }
+
+    /**
+     * @return {@code true} if the store failed or timed out: nothing was charged and
+     *         {@link #allowed()} follows the rule's {@code on-store-failure} policy
+     */
+    public boolean storeUnavailable() {
+        return storeUnavailable;
+    }
+
     private static Duration micros(long micros) {
         return Duration.ofSeconds(micros / MICROS_PER_SECOND, (micros % MICROS_PER_SECOND) * 1_000L);
     }
@@ -134,19 +176,21 @@ public final class Decision {
         Decision d = (Decision) o;
         return allowed == d.allowed && cost == d.cost && remaining == d.remaining && limit == d.limit
                 && limitIndex == d.limitIndex && resetAfterMicros == d.resetAfterMicros
-                && retryAfterMicros == d.retryAfterMicros && rule.equals(d.rule);
+                && retryAfterMicros == d.retryAfterMicros && shadowDenied == d.shadowDenied
+                && storeUnavailable == d.storeUnavailable && rule.equals(d.rule);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(rule, allowed, cost, remaining, limit, limitIndex, resetAfterMicros,
-                retryAfterMicros);
+                retryAfterMicros, shadowDenied, storeUnavailable);
     }
 
     @Override
     public String toString() {
         return "Decision{rule=" + rule + ", " + (allowed ? "allowed" : "denied") + ", cost=" + cost
                 + ", remaining=" + remaining + ", limit=" + limit + ", limitIndex=" + limitIndex
-                + ", resetAfter=" + resetAfter() + ", retryAfter=" + retryAfter() + '}';
+                + ", resetAfter=" + resetAfter() + ", retryAfter=" + retryAfter()
+                + (shadowDenied ? ", shadowDenied" : "") + (storeUnavailable ? ", storeUnavailable" : "") + '}';
     }
 }

@@ -1,0 +1,32 @@
+package io.tollgate;
+
+import java.util.Objects;
+
+/**
+ * Thrown by the {@link RateLimited} interceptor when a rule denies a call; carries the
+ * {@link Decision}. Tollgate maps it to {@code 429 Too Many Requests} in JAX-RS applications.
+ * Its stack trace is not filled in: it is an expected outcome on a hot path.
+ */
+public class RateLimitExceededException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final transient Decision decision;
+
+    /** @param decision the denial */
+    public RateLimitExceededException(Decision decision) {
+        super("Rate limit exceeded: rule '" + decision.rule() + "', retry after " + decision.retryAfterSeconds() + " s",
+                null, false, false);
+        this.decision = Objects.requireNonNull(decision, "decision");
+    }
+
+    /** @return the denial */
+    public Decision getDecision() {
+        return decision;
+    }
+
+    /** @return the exact wait until the call could succeed, in milliseconds (rounded up) */
+    public long getRetryAfterMillis() {
+        return (decision.retryAfterMicros() + 999) / 1000;
+    }
+}

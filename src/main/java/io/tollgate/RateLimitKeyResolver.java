@@ -1,0 +1,20 @@
+package io.tollgate;
+
+import java.lang.reflect.Method;
+
+/**
+ * Computes bucket keys in application code; name the implementing CDI bean class in a rule's key,
+ * e.g. {@code tollgate.rules.reports.key=resolver:com.example.TenantKeys}. Called on every check,
+ * so it should be fast and must not block.
+ */
+public interface RateLimitKeyResolver {
+
+    /**
+     * @param rule      the rule being checked
+     * @param method    the intercepted method, or the JAX-RS resource method
+     * @param arguments the call's arguments; empty in the JAX-RS filter, which runs before the
+     *                  arguments are read
+     * @return the key; {@code null} counts as the empty key
+     */
+    String resolve(String rule, Method method, Object[] arguments);
+}

@@ -1,0 +1,47 @@
+package io.tollgate;
+
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Programmatic access to the configured rules; inject it with {@code @Inject RateLimiter}.
+ *
+ * <pre>{@code
+ * Decision d = rateLimiter.tryAcquire("llm", tenantId, promptTokens);
+ * if (!d.allowed()) {
+ *     throw new RateLimitExceededException(d);
+ * }
+ * }</pre>
+ *
+ * A rule in shadow mode always answers {@code allowed}, with {@link Decision#shadowDenied()} set
+ * where it would have denied. A store failure is answered by the rule's {@code on-store-failure}
+ * policy, with {@link Decision#storeUnavailable()} set.
+ */
+public interface RateLimiter {
+
+    /**
+     * Takes {@code cost} tokens from the bucket {@code key} of {@code rule}, if they are there.
+     * Blocks at most the configured store timeout.
+     *
+     * @param rule a configured rule name
+     * @param key  the bucket within the rule, any string (long keys are hashed)
+     * @param cost tokens to take, from 0 (only look) to the rule's smallest burst
+     * @return the decision
+     * @throws IllegalArgumentException for an unknown rule, or a cost outside that range; no
+     *         tokens are taken
+     */
+    Decision tryAcquire(String rule, String key, long cost);
+
+    /** {@link #tryAcquire(String, String, long)} with a cost of 1. */
+    default Decision tryAcquire(String rule, String key) {
+        return tryAcquire(rule, key, 1);
+    }
+
+    /**
+     * Like {@link #tryAcquire(String, String, long)}, without blocking the caller: the stage
+     * completes when the store answers (or the timeout's failure policy applies). Dependent stages
+     * should use the {@code *Async} variants with an executor of the application's choice.
+     *
+     * @throws IllegalArgumentException for an unknown rule or a bad cost, before anything is sent
+     */
+    CompletionStage<Decision> tryAcquireAsync(String rule, String key, long cost);
+}

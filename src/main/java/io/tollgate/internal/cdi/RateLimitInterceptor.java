@@ -1,0 +1,79 @@
+package io.tollgate.internal.cdi;
+
+import io.tollgate.RateLimitExceededException;
+import io.tollgate.RateLimited;
+import io.tollgate.internal.limiter.RequestGate;
+import io.tollgate.internal.limiter.RuleCheck;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ContextNotActiveException;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.inject.Inject;
+import jakarta.interceptor.AroundInvoke;
+import jakarta.interceptor.Interceptor;
+import jakarta.interceptor.InvocationContext;
+import java.lang.reflect.Method;
+import java.util.List;
+
+/**
+ * Checks the rules of a {@link RateLimited} method before it runs; throws
+ * {@link RateLimitExceededException} on a denial. Runs before transactions start
+ * ({@code PLATFORM_BEFORE + 100}).
+ */
+@RateLimited
+@Interceptor
+@Priority(Interceptor.Priority.PLATFORM_BEFORE + 100)
+public class RateLimitInterceptor {
+
+    @Inject
+    TollgateExtension extension;
+
+    @Inject
+    RequestState requestState;
+
+    @Inject
+    BeanManager beans;
+
+    @AroundInvoke
+    public Object limit(InvocationContext invocation) throws Exception {
+        Tollgate tollgate = extension.tollgate();
+        Method method = invocation.getMethod();
+        Binding binding = tollgate.binding(beanClass(invocation.getTarget()), method);
+        if (binding.isEmpty()) {
+            return invocation.proceed();
+        }
+        boolean inRequest = requestActive();
+        if (inRequest && requestState.takeFilterCharge(method)) {
+            return invocation.proceed();
+        }
+        Object[] arguments = invocation.getParameters();
+        String key = binding.keyParameter() < 0 ? null : String.valueOf(arguments[binding.keyParameter()]);
+        List<RuleCheck> checks = tollgate.gate().check(binding.rules(), inRequest ? requestState.request() : null,
+                method, arguments, key);
+        if (inRequest) {
+            requestState.record(checks);
+        }
+        RuleCheck denial = RequestGate.denial(checks);
+        if (denial != null) {
+            throw new RateLimitExceededException(denial.decision());
+        }
+        return invocation.proceed();
+    }
+
+    private boolean requestActive() {
+        try {
+            return beans.getContext(RequestScoped.class).isActive();
+        } catch (ContextNotActiveException e) {
+            return false;
+        }
+    }
+
+    /** The bean's own class, beneath any proxy subclass the container generated. */
+    static Class<?> beanClass(Object target) {
+        Class<?> type = target.getClass();
+        while (type.isSynthetic() || type.getName().contains("$$") || type.getName().contains("$Proxy$")) {
+            type = type.getSuperclass();
+        }
+        return type;
+    }
+}

@@ -1,0 +1,195 @@
+package io.tollgate.internal.cdi;
+
+import io.tollgate.RateLimitKeyResolver;
+import io.tollgate.RateLimited;
+import io.tollgate.internal.config.ConfigReader;
+import io.tollgate.internal.config.InvalidConfigurationException;
+import io.tollgate.internal.config.RuleConfig;
+import io.tollgate.internal.config.RuleDefaults;
+import io.tollgate.internal.config.StoreType;
+import io.tollgate.internal.config.TollgateConfig;
+import io.tollgate.internal.core.Clock;
+import io.tollgate.internal.store.BucketStore;
+import io.tollgate.internal.store.InMemoryBucketStore;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
+import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
+import jakarta.enterprise.inject.spi.AnnotatedMethod;
+import jakarta.enterprise.inject.spi.AnnotatedType;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
+import jakarta.enterprise.inject.spi.BeforeShutdown;
+import jakarta.enterprise.inject.spi.DeploymentException;
+import jakarta.enterprise.inject.spi.Extension;
+import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
+import jakarta.enterprise.inject.spi.WithAnnotations;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * Resolves Tollgate at deployment: collects every {@link RateLimited} use, reads and validates the
+ * configuration (an invalid one fails the deployment, naming each property and value), checks that
+ * every annotated method's rules exist, and opens the store. Closes it when the application stops.
+ */
+public class TollgateExtension implements Extension {
+
+    private static final Logger LOG = Logger.getLogger(TollgateExtension.class.getName());
+
+    private final Map<String, RuleDefaults> annotations = new LinkedHashMap<>();
+    private final List<AnnotatedType<?>> annotatedTypes = new ArrayList<>();
+    private final List<String> problems = new ArrayList<>();
+    private TollgateConfig config;
+    private volatile Tollgate tollgate;
+
+    void registerBeans(@Observes BeforeBeanDiscovery event, BeanManager beans) {
+        for (Class<?> type : List.of(RateLimitInterceptor.class, RequestState.class, DefaultRateLimiter.class)) {
+            event.addAnnotatedType(beans.createAnnotatedType(type), TollgateExtension.class.getName() + "." + type.getSimpleName());
+        }
+    }
+
+    <T> void collect(@Observes @WithAnnotations(RateLimited.class) ProcessAnnotatedType<T> event) {
+        AnnotatedType<T> type = event.getAnnotatedType();
+        Class<T> javaClass = type.getJavaClass();
+        if (javaClass == RateLimitInterceptor.class) {
+            return;
+        }
+        annotatedTypes.add(type);
+        RateLimited onType = type.getAnnotation(RateLimited.class);
+        if (onType != null) {
+            record(onType, javaClass, null, javaClass.getName());
+        }
+        for (AnnotatedMethod<? super T> method : type.getMethods()) {
+            RateLimited onMethod = method.getAnnotation(RateLimited.class);
+            Method javaMethod = method.getJavaMember();
+            if (onMethod != null) {
+                record(onMethod, javaClass, javaMethod, javaClass.getName() + "." + javaMethod.getName());
+            }
+            try {
+                Binding.keyParameter(javaMethod);
+            } catch (IllegalStateException e) {
+                problems.add(e.getMessage());
+            }
+        }
+    }
+
+    private void record(RateLimited annotation, Class<?> type, Method method, String element) {
+        for (String name : Binding.ruleNames(annotation, type, method)) {
+            annotations.computeIfAbsent(name, RuleDefaults::new)
+                    .merge(element, annotation.rate(), annotation.burst(), annotation.key(), annotation.cost());
+        }
+    }
+
+    void readConfiguration(@Observes AfterBeanDiscovery event) {
+        try {
+            config = ConfigReader.read(new MicroProfileSettings(ConfigProvider.getConfig(classLoader())), annotations.values());
+        } catch (InvalidConfigurationException e) {
+            event.addDefinitionError(new DeploymentException(e.getMessage()));
+            return;
+        }
+        for (String problem : problems) {
+            event.addDefinitionError(new DeploymentException(problem));
+        }
+        for (AnnotatedType<?> type : annotatedTypes) {
+            for (AnnotatedMethod<?> method : type.getMethods()) {
+                try {
+                    Binding.of(type.getJavaClass(), method.getJavaMember(), config);
+                } catch (IllegalStateException e) {
+                    event.addDefinitionError(new DeploymentException(e.getMessage()));
+                }
+            }
+        }
+    }
+
+    void start(@Observes AfterDeploymentValidation event, BeanManager beans) {
+        if (config == null) {
+            return;
+        }
+        Map<String, RateLimitKeyResolver> resolvers = new HashMap<>();
+        for (RuleConfig rule : config.rules().values()) {
+            for (String className : rule.key().resolverClasses()) {
+                try {
+                    resolvers.put(className, resolver(className, beans));
+                } catch (RuntimeException e) {
+                    event.addDeploymentProblem(new DeploymentException("tollgate.rules." + rule.name() + ".key = 'resolver:"
+                            + className + "': " + e.getMessage()));
+                }
+            }
+        }
+        try {
+            tollgate = new Tollgate(config, openStore(config, beans), resolvers);
+        } catch (Exception | LinkageError e) {
+            event.addDeploymentProblem(new DeploymentException("Tollgate could not open its store (tollgate.store = "
+                    + config.storeType().name().toLowerCase() + "): " + describe(e), e));
+            return;
+        }
+        LOG.info("Tollgate is limiting with " + config.rules().size() + " rule(s): " + config.rules().values());
+    }
+
+    private static RateLimitKeyResolver resolver(String className, BeanManager beans) {
+        Class<?> type;
+        try {
+            type = Class.forName(className, true, classLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("no such class", e);
+        }
+        if (!RateLimitKeyResolver.class.isAssignableFrom(type)) {
+            throw new IllegalStateException("the class does not implement " + RateLimitKeyResolver.class.getName());
+        }
+        Set<Bean<?>> candidates = beans.getBeans(type);
+        if (candidates.isEmpty()) {
+            throw new IllegalStateException("the class is not a CDI bean; give it a scope such as @ApplicationScoped");
+        }
+        Bean<?> bean = beans.resolve(candidates);
+        return (RateLimitKeyResolver) beans.getReference(bean, type, beans.createCreationalContext(bean));
+    }
+
+    private static BucketStore openStore(TollgateConfig config, BeanManager beans) throws Exception {
+        if (config.rules().isEmpty()) {
+            return new InMemoryBucketStore(Clock.SYSTEM, 1);
+        }
+        if (config.storeType() == StoreType.MEMORY) {
+            return new InMemoryBucketStore(Clock.SYSTEM, config.memoryMaxEntries());
+        }
+        try {
+            Class.forName("com.hazelcast.core.HazelcastInstance", false, classLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("com.hazelcast:hazelcast is not on the class path; add it to the application "
+                    + "(5.3.8 to 5.7.0), use a server that provides it, or set tollgate.store=memory for a single instance");
+        }
+        return io.tollgate.internal.hazelcast.HazelcastStores.open(config.hazelcast(), beans);
+    }
+
+    private static String describe(Throwable e) {
+        return e.getMessage() == null ? e.getClass().getName() : e.getMessage();
+    }
+
+    void stop(@Observes BeforeShutdown event) {
+        Tollgate running = tollgate;
+        tollgate = null;
+        if (running != null) {
+            running.close();
+        }
+    }
+
+    /** @return Tollgate as deployed in this application */
+    public Tollgate tollgate() {
+        Tollgate running = tollgate;
+        if (running == null) {
+            throw new IllegalStateException("Tollgate is not running in this application (deployment failed or stopped)");
+        }
+        return running;
+    }
+
+    private static ClassLoader classLoader() {
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        return context != null ? context : TollgateExtension.class.getClassLoader();
+    }
+}

@@ -1,0 +1,98 @@
+package io.tollgate.internal.config;
+
+import java.util.List;
+import java.util.Optional;
+
+/** The {@code tollgate.hazelcast.*} properties: which instance to use and how to build one. */
+public final class HazelcastSettings {
+
+    /** How processors travel: by type id, by class name, or chosen by where the instance comes from. */
+    public enum Serialization { AUTO, IDENTIFIED, DATA_SERIALIZABLE }
+
+    private final String mapName;
+    private final int maxEntriesPerMember;
+    private final int backupCount;
+    private final Optional<String> jndiName;
+    private final List<String> clientAddresses;
+    private final Optional<String> clientConfig;
+    private final String clusterName;
+    private final Optional<String> memberConfig;
+    private final String bindInterface;
+    private final int port;
+    private final List<String> members;
+    private final Serialization serialization;
+
+    HazelcastSettings(String mapName, int maxEntriesPerMember, int backupCount, Optional<String> jndiName,
+            List<String> clientAddresses, Optional<String> clientConfig, String clusterName, Optional<String> memberConfig,
+            String bindInterface, int port, List<String> members, Serialization serialization) {
+        this.mapName = mapName;
+        this.maxEntriesPerMember = maxEntriesPerMember;
+        this.backupCount = backupCount;
+        this.jndiName = jndiName;
+        this.clientAddresses = List.copyOf(clientAddresses);
+        this.clientConfig = clientConfig;
+        this.clusterName = clusterName;
+        this.memberConfig = memberConfig;
+        this.bindInterface = bindInterface;
+        this.port = port;
+        this.members = List.copyOf(members);
+        this.serialization = serialization;
+    }
+
+    public String mapName() {
+        return mapName;
+    }
+
+    public int maxEntriesPerMember() {
+        return maxEntriesPerMember;
+    }
+
+    public int backupCount() {
+        return backupCount;
+    }
+
+    /** @return the JNDI name of the server's own instance to try, if any */
+    public Optional<String> jndiName() {
+        return jndiName;
+    }
+
+    /** @return the cluster members a client connects to; empty unless client mode is configured */
+    public List<String> clientAddresses() {
+        return clientAddresses;
+    }
+
+    /** @return a client configuration file; present only in client mode */
+    public Optional<String> clientConfig() {
+        return clientConfig;
+    }
+
+    /** @return whether Tollgate should connect as a client to an external cluster */
+    public boolean clientMode() {
+        return !clientAddresses.isEmpty() || clientConfig.isPresent();
+    }
+
+    public String clusterName() {
+        return clusterName;
+    }
+
+    /** @return a member configuration file for the embedded member, replacing the defaults below */
+    public Optional<String> memberConfig() {
+        return memberConfig;
+    }
+
+    public String bindInterface() {
+        return bindInterface;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public List<String> members() {
+        return members;
+    }
+
+    public Serialization serialization() {
+        return serialization;
+    }
+}

@@ -1,0 +1,86 @@
+package io.tollgate.internal.config;
+
+import io.tollgate.internal.request.TrustedProxies;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/** Tollgate's whole resolved configuration. Immutable. */
+public final class TollgateConfig {
+
+    private final Map<String, RuleConfig> rules;
+    private final List<RuleConfig> pathRules;
+    private final HeaderStyle headerStyle;
+    private final double retryAfterJitter;
+    private final TrustedProxies trustedProxies;
+    private final StoreType storeType;
+    private final Duration storeTimeout;
+    private final int memoryMaxEntries;
+    private final HazelcastSettings hazelcast;
+
+    TollgateConfig(Map<String, RuleConfig> rules, HeaderStyle headerStyle, double retryAfterJitter,
+            TrustedProxies trustedProxies, StoreType storeType, Duration storeTimeout, int memoryMaxEntries,
+            HazelcastSettings hazelcast) {
+        this.rules = Collections.unmodifiableMap(rules);
+        List<RuleConfig> withPaths = new ArrayList<>();
+        for (RuleConfig rule : rules.values()) {
+            if (!rule.paths().isEmpty()) {
+                withPaths.add(rule);
+            }
+        }
+        this.pathRules = Collections.unmodifiableList(withPaths);
+        this.headerStyle = headerStyle;
+        this.retryAfterJitter = retryAfterJitter;
+        this.trustedProxies = trustedProxies;
+        this.storeType = storeType;
+        this.storeTimeout = storeTimeout;
+        this.memoryMaxEntries = memoryMaxEntries;
+        this.hazelcast = hazelcast;
+    }
+
+    /** @return every rule by name, in name order */
+    public Map<String, RuleConfig> rules() {
+        return rules;
+    }
+
+    /** @return the rule, or {@code null} */
+    public RuleConfig rule(String name) {
+        return rules.get(name);
+    }
+
+    /** @return the rules that apply to requests by path */
+    public List<RuleConfig> pathRules() {
+        return pathRules;
+    }
+
+    public HeaderStyle headerStyle() {
+        return headerStyle;
+    }
+
+    /** @return the largest fraction added to Retry-After as per-client jitter, 0 to 1 */
+    public double retryAfterJitter() {
+        return retryAfterJitter;
+    }
+
+    public TrustedProxies trustedProxies() {
+        return trustedProxies;
+    }
+
+    public StoreType storeType() {
+        return storeType;
+    }
+
+    public Duration storeTimeout() {
+        return storeTimeout;
+    }
+
+    public int memoryMaxEntries() {
+        return memoryMaxEntries;
+    }
+
+    public HazelcastSettings hazelcast() {
+        return hazelcast;
+    }
+}

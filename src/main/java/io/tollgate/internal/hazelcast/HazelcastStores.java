@@ -1,0 +1,205 @@
+package io.tollgate.internal.hazelcast;
+
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.client.config.ClientConnectionStrategyConfig;
+import com.hazelcast.client.config.XmlClientConfigBuilder;
+import com.hazelcast.client.config.YamlClientConfigBuilder;
+import com.hazelcast.config.Config;
+import com.hazelcast.config.FileSystemXmlConfig;
+import com.hazelcast.config.FileSystemYamlConfig;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.MapConfig;
+import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import io.tollgate.TollgateHazelcast;
+import io.tollgate.internal.config.HazelcastSettings;
+import io.tollgate.internal.core.Outcome;
+import io.tollgate.internal.core.TokenBucket;
+import io.tollgate.internal.store.BucketStore;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.util.AnnotationLiteral;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.Locale;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletionStage;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+
+/**
+ * Finds the Hazelcast instance for the buckets, in this order: an application bean qualified
+ * {@link TollgateHazelcast}; the server's own instance (JNDI, {@code payara/Hazelcast} by default);
+ * a client to an external cluster, when one is configured; else an embedded member that Tollgate
+ * starts and stops with the application (127.0.0.1, TCP-IP join, no multicast).
+ */
+public final class HazelcastStores {
+
+    private static final Logger LOG = Logger.getLogger(HazelcastStores.class.getName());
+
+    private HazelcastStores() {
+    }
+
+    /** Opens the store; the caller closes it when the application stops. */
+    public static BucketStore open(HazelcastSettings settings, BeanManager beans) throws IOException {
+        MapConfig mapConfig = BucketMapConfig.create(settings.mapName(), settings.maxEntriesPerMember(), settings.backupCount());
+        HazelcastInstance produced = produced(beans);
+        if (produced != null) {
+            LOG.info("Tollgate keeps its buckets in the application's @TollgateHazelcast instance, map " + settings.mapName());
+            return borrowed(produced, settings, mapConfig, "the application's instance");
+        }
+        HazelcastInstance server = settings.jndiName().map(HazelcastStores::lookup).orElse(null);
+        if (server != null) {
+            LOG.info("Tollgate keeps its buckets in the server's Hazelcast instance (" + settings.jndiName().get()
+                    + "), map " + settings.mapName());
+            return borrowed(server, settings, mapConfig, "the server's instance");
+        }
+        if (settings.clientMode()) {
+            HazelcastInstance client = HazelcastClient.newHazelcastClient(clientConfig(settings));
+            addMapConfig(client, mapConfig);
+            LOG.info("Tollgate keeps its buckets in an external Hazelcast cluster, as a client, map " + settings.mapName());
+            return new Owned(client, new HazelcastBucketStore(client, settings.mapName(),
+                    settings.serialization() == HazelcastSettings.Serialization.IDENTIFIED));
+        }
+        Config config = memberConfig(settings, mapConfig);
+        HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
+        LOG.info("Tollgate started an embedded Hazelcast member at " + member.getCluster().getLocalMember().getAddress()
+                + " (cluster '" + config.getClusterName() + "', " + member.getCluster().getMembers().size() + " member(s)), map "
+                + settings.mapName());
+        return new Owned(member, new HazelcastBucketStore(member, settings.mapName(),
+                settings.serialization() != HazelcastSettings.Serialization.DATA_SERIALIZABLE));
+    }
+
+    private static BucketStore borrowed(HazelcastInstance instance, HazelcastSettings settings, MapConfig mapConfig, String what) {
+        addMapConfig(instance, mapConfig);
+        boolean identified;
+        switch (settings.serialization()) {
+            case IDENTIFIED:
+                identified = true;
+                break;
+            case DATA_SERIALIZABLE:
+                identified = false;
+                break;
+            default:
+                identified = factoryRegistered(instance);
+        }
+        LOG.fine(() -> "Processors sent to " + what + (identified ? " by type id" : " by class name"));
+        return new HazelcastBucketStore(instance, settings.mapName(), identified);
+    }
+
+    private static boolean factoryRegistered(HazelcastInstance instance) {
+        try {
+            return TollgateSerialization.isRegistered(instance.getConfig().getSerializationConfig());
+        } catch (RuntimeException e) {
+            return false; // a client cannot see its members' configuration
+        }
+    }
+
+    private static HazelcastInstance produced(BeanManager beans) {
+        if (beans == null) {
+            return null;
+        }
+        Set<Bean<?>> candidates = beans.getBeans(HazelcastInstance.class, new AnnotationLiteral<TollgateHazelcast>() { });
+        if (candidates.isEmpty()) {
+            return null;
+        }
+        Bean<?> bean = beans.resolve(candidates);
+        return (HazelcastInstance) beans.getReference(bean, HazelcastInstance.class, beans.createCreationalContext(bean));
+    }
+
+    private static HazelcastInstance lookup(String jndiName) {
+        try {
+            Object found = new InitialContext().lookup(jndiName);
+            return found instanceof HazelcastInstance && ((HazelcastInstance) found).getLifecycleService().isRunning()
+                    ? (HazelcastInstance) found : null;
+        } catch (NamingException | RuntimeException | LinkageError e) {
+            LOG.log(Level.FINE, "No Hazelcast instance at JNDI name " + jndiName, e);
+            return null;
+        }
+    }
+
+    /** Adds Tollgate's map settings to a running instance, unless it already has its own for the map. */
+    static void addMapConfig(HazelcastInstance instance, MapConfig mapConfig) {
+        try {
+            instance.getConfig().addMapConfig(mapConfig);
+        } catch (RuntimeException e) {
+            LOG.info("Using the instance's existing configuration of map " + mapConfig.getName() + " (" + e.getMessage()
+                    + "); make sure it has backups and a size bound");
+        }
+    }
+
+    static ClientConfig clientConfig(HazelcastSettings settings) throws IOException {
+        ClientConfig config;
+        if (settings.clientConfig().isPresent()) {
+            String path = settings.clientConfig().get();
+            config = path.toLowerCase(Locale.ROOT).endsWith(".xml") ? new XmlClientConfigBuilder(path).build()
+                    : new YamlClientConfigBuilder(path).build();
+        } else {
+            config = new ClientConfig().setClusterName(settings.clusterName());
+            config.getNetworkConfig().setAddresses(settings.clientAddresses());
+        }
+        config.getConnectionStrategyConfig().setReconnectMode(ClientConnectionStrategyConfig.ReconnectMode.ASYNC);
+        if (config.getProperty("hazelcast.phone.home.enabled") == null) {
+            config.setProperty("hazelcast.phone.home.enabled", "false");
+        }
+        config.setClassLoader(HazelcastStores.class.getClassLoader());
+        return config;
+    }
+
+    static Config memberConfig(HazelcastSettings settings, MapConfig mapConfig) throws FileNotFoundException {
+        Config config;
+        if (settings.memberConfig().isPresent()) {
+            String path = settings.memberConfig().get();
+            config = path.toLowerCase(Locale.ROOT).endsWith(".xml") ? new FileSystemXmlConfig(path) : new FileSystemYamlConfig(path);
+        } else {
+            config = new Config().setClusterName(settings.clusterName());
+            config.setProperty("hazelcast.socket.bind.any", "false");
+            config.setProperty("hazelcast.phone.home.enabled", "false");
+            NetworkConfig network = config.getNetworkConfig();
+            network.setPort(settings.port()).setPortAutoIncrement(true).setPortCount(Math.max(3, settings.members().size()));
+            network.getInterfaces().setEnabled(true).addInterface(settings.bindInterface());
+            JoinConfig join = network.getJoin();
+            join.getMulticastConfig().setEnabled(false);
+            join.getAutoDetectionConfig().setEnabled(false);
+            join.getTcpIpConfig().setEnabled(true).setMembers(settings.members());
+        }
+        if (config.getInstanceName() == null) {
+            config.setInstanceName("tollgate-" + UUID.randomUUID().toString().substring(0, 8));
+        }
+        config.setProperty("hazelcast.shutdownhook.enabled", "false"); // stopped with the application
+        if (config.getMapConfigOrNull(mapConfig.getName()) == null) {
+            config.addMapConfig(mapConfig);
+        }
+        if (!TollgateSerialization.isRegistered(config.getSerializationConfig())) {
+            TollgateSerialization.register(config.getSerializationConfig());
+        }
+        config.setClassLoader(HazelcastStores.class.getClassLoader());
+        return config;
+    }
+
+    /** A store over an instance Tollgate created, shut down with the store. */
+    private static final class Owned implements BucketStore {
+        private final HazelcastInstance instance;
+        private final HazelcastBucketStore store;
+
+        Owned(HazelcastInstance instance, HazelcastBucketStore store) {
+            this.instance = instance;
+            this.store = store;
+        }
+
+        @Override
+        public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
+            return store.acquire(key, bucket, cost);
+        }
+
+        @Override
+        public void close() {
+            instance.shutdown();
+        }
+    }
+}

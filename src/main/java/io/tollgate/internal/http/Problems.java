@@ -1,0 +1,63 @@
+package io.tollgate.internal.http;
+
+import io.tollgate.Decision;
+import io.tollgate.internal.request.InvalidCostException;
+
+/** RFC 9457 {@code application/problem+json} bodies for 429 and 400 answers. */
+public final class Problems {
+
+    /** The media type of the bodies. */
+    public static final String MEDIA_TYPE = "application/problem+json";
+    /** The problem type of a rate-limit denial. */
+    public static final String RATE_LIMITED = "urn:tollgate:problem:rate-limited";
+    /** The problem type of a cost value that cannot be charged. */
+    public static final String INVALID_COST = "urn:tollgate:problem:invalid-cost";
+
+    private Problems() {
+    }
+
+    /** @return the body of a 429 */
+    public static String tooManyRequests(Decision decision, long retryAfterSeconds) {
+        String detail = decision.storeUnavailable()
+                ? "Rate limit rule '" + decision.rule() + "' could not be checked and denies requests until it can."
+                : "Rate limit rule '" + decision.rule() + "' allows " + decision.limit() + " at once; "
+                        + decision.remaining() + " left, " + decision.cost() + " asked for. Retry after " + retryAfterSeconds + " s.";
+        return new StringBuilder(256).append("{\"type\":").append(quote(RATE_LIMITED))
+                .append(",\"title\":\"Too Many Requests\",\"status\":429,\"detail\":").append(quote(detail))
+                .append(",\"rule\":").append(quote(decision.rule()))
+                .append(",\"limit\":").append(decision.limit())
+                .append(",\"remaining\":").append(decision.remaining())
+                .append(",\"retryAfter\":").append(retryAfterSeconds).append('}').toString();
+    }
+
+    /** @return the body of a 400 for a bad cost */
+    public static String invalidCost(InvalidCostException e) {
+        return new StringBuilder(256).append("{\"type\":").append(quote(INVALID_COST))
+                .append(",\"title\":\"Bad Request\",\"status\":400,\"detail\":").append(quote(e.getMessage()))
+                .append(",\"rule\":").append(quote(String.valueOf(e.rule())))
+                .append(",\"source\":").append(quote(e.source())).append('}').toString();
+    }
+
+    static String quote(String text) {
+        StringBuilder out = new StringBuilder(text.length() + 2).append('"');
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '"' || c == '\\') {
+                out.append('\\').append(c);
+            } else if (c < 0x20 || c == 0x7f || (c >= 0xd800 && c <= 0xdfff && !validSurrogate(text, i))) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.append('"').toString();
+    }
+
+    private static boolean validSurrogate(String text, int i) {
+        char c = text.charAt(i);
+        if (Character.isHighSurrogate(c)) {
+            return i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1));
+        }
+        return i > 0 && Character.isHighSurrogate(text.charAt(i - 1));
+    }
+}

@@ -1,0 +1,61 @@
+package io.tollgate.internal.jaxrs;
+
+import io.tollgate.internal.cdi.Binding;
+import io.tollgate.internal.cdi.RequestState;
+import io.tollgate.internal.cdi.Tollgate;
+import io.tollgate.internal.cdi.TollgateExtension;
+import io.tollgate.internal.config.RuleConfig;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.spi.CDI;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.DynamicFeature;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.FeatureContext;
+import jakarta.ws.rs.ext.Provider;
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Binds a {@link RateLimitFilter}, with the method's rules resolved now, to every resource method;
+ * the filter also applies path rules and makes the request known to interceptors. A method with a
+ * {@code @RateLimitKey} parameter is left to the interceptor, which sees the arguments.
+ */
+@Provider
+public class RateLimitFeature implements DynamicFeature {
+
+    /** After authentication (keys may use the principal or JWT claims), before authorization. */
+    static final int PRIORITY = Priorities.AUTHENTICATION + 500;
+
+    @Context
+    HttpServletRequest servletRequest;
+
+    @Override
+    public void configure(ResourceInfo resource, FeatureContext context) {
+        CDI<Object> cdi = CDI.current();
+        BeanManager beans = cdi.getBeanManager();
+        Tollgate tollgate = beans.getExtension(TollgateExtension.class).tollgate();
+        RequestState requestState = cdi.select(RequestState.class).get();
+        Class<?> type = resource.getResourceClass();
+        Method method = resource.getResourceMethod();
+        Binding binding = tollgate.binding(type, method);
+        List<RuleConfig> rules = binding.rules();
+        if (binding.keyParameter() >= 0) {
+            if (beans.getBeans(type).isEmpty()) {
+                throw new IllegalStateException(type.getName() + "." + method.getName() + " has a @RateLimitKey parameter, "
+                        + "which the interceptor reads, but " + type.getName() + " is not a CDI bean; give it a scope such as @RequestScoped");
+            }
+            rules = List.of();
+        }
+        context.register(new RateLimitFilter(tollgate, method, rules, requestState, peerAddress()), PRIORITY);
+        context.register(new RateLimitResponseFilter(tollgate.config(), requestState), PRIORITY);
+    }
+
+    private Function<ContainerRequestContext, String> peerAddress() {
+        HttpServletRequest request = servletRequest;
+        return context -> request.getRemoteAddr();
+    }
+}

@@ -1,0 +1,84 @@
+package io.tollgate.internal.jaxrs;
+
+import io.tollgate.internal.cdi.RequestState;
+import io.tollgate.internal.cdi.Tollgate;
+import io.tollgate.internal.config.RuleConfig;
+import io.tollgate.internal.limiter.RequestGate;
+import io.tollgate.internal.limiter.RuleCheck;
+import io.tollgate.internal.request.IncomingRequest;
+import io.tollgate.internal.request.InvalidCostException;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Checks one resource method's rules (resolved when the application started) and the path rules
+ * that match the request, before the body is read. Answers 429 on a denial and 400 on a bad cost,
+ * in both cases having charged nothing more.
+ */
+final class RateLimitFilter implements ContainerRequestFilter {
+
+    private static final Object[] NO_ARGUMENTS = {};
+
+    private final Tollgate tollgate;
+    private final Method resourceMethod;
+    private final List<RuleConfig> methodRules;
+    private final RequestState requestState;
+    private final Function<ContainerRequestContext, String> peerAddress;
+
+    RateLimitFilter(Tollgate tollgate, Method resourceMethod, List<RuleConfig> methodRules, RequestState requestState,
+            Function<ContainerRequestContext, String> peerAddress) {
+        this.tollgate = tollgate;
+        this.resourceMethod = resourceMethod;
+        this.methodRules = methodRules;
+        this.requestState = requestState;
+        this.peerAddress = peerAddress;
+    }
+
+    @Override
+    public void filter(ContainerRequestContext context) {
+        IncomingRequest request = new IncomingRequest(new JaxrsRequestView(context, peerAddress.apply(context)),
+                tollgate.config().trustedProxies());
+        requestState.begin(request);
+        List<RuleConfig> rules = rulesFor(request);
+        if (rules.isEmpty()) {
+            return;
+        }
+        List<RuleCheck> checks;
+        try {
+            checks = tollgate.gate().check(rules, request, resourceMethod, NO_ARGUMENTS, null);
+        } catch (InvalidCostException e) {
+            context.abortWith(Responses.invalidCost(e));
+            return;
+        }
+        requestState.record(checks);
+        if (!methodRules.isEmpty()) {
+            requestState.chargedByFilter(resourceMethod);
+        }
+        RuleCheck denial = RequestGate.denial(checks);
+        if (denial != null) {
+            context.abortWith(Responses.tooManyRequests(tollgate.config(), denial, checks));
+        }
+    }
+
+    private List<RuleConfig> rulesFor(IncomingRequest request) {
+        List<RuleConfig> pathRules = tollgate.config().pathRules();
+        if (pathRules.isEmpty()) {
+            return methodRules;
+        }
+        String path = request.view().path();
+        List<RuleConfig> rules = null;
+        for (RuleConfig rule : pathRules) {
+            if (rule.appliesToPath(path) && !methodRules.contains(rule)) {
+                if (rules == null) {
+                    rules = new ArrayList<>(methodRules);
+                }
+                rules.add(rule);
+            }
+        }
+        return rules == null ? methodRules : rules;
+    }
+}

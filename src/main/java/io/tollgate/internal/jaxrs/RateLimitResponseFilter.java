@@ -1,0 +1,29 @@
+package io.tollgate.internal.jaxrs;
+
+import io.tollgate.internal.cdi.RequestState;
+import io.tollgate.internal.config.TollgateConfig;
+import io.tollgate.internal.limiter.RuleCheck;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ContainerResponseFilter;
+import java.util.List;
+
+/** Puts the rate-limit headers of the request's checks (filter and interceptor alike) on the response. */
+final class RateLimitResponseFilter implements ContainerResponseFilter {
+
+    private final TollgateConfig config;
+    private final RequestState requestState;
+
+    RateLimitResponseFilter(TollgateConfig config, RequestState requestState) {
+        this.config = config;
+        this.requestState = requestState;
+    }
+
+    @Override
+    public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+        List<RuleCheck> checks = requestState.checks();
+        if (!checks.isEmpty()) {
+            Responses.addHeaders(config, checks, response.getHeaders());
+        }
+    }
+}

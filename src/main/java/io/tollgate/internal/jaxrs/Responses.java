@@ -1,0 +1,49 @@
+package io.tollgate.internal.jaxrs;
+
+import io.tollgate.Decision;
+import io.tollgate.internal.config.TollgateConfig;
+import io.tollgate.internal.http.Problems;
+import io.tollgate.internal.http.RateLimitHeaders;
+import io.tollgate.internal.http.RetryAfter;
+import io.tollgate.internal.limiter.RuleCheck;
+import io.tollgate.internal.request.InvalidCostException;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+
+/** The 429 and 400 responses, and the headers of allowed ones. */
+final class Responses {
+
+    static final int TOO_MANY_REQUESTS = 429;
+
+    private Responses() {
+    }
+
+    static Response tooManyRequests(TollgateConfig config, RuleCheck denial, List<RuleCheck> checks) {
+        return tooManyRequests(config, denial.decision(), denial.key(), checks);
+    }
+
+    static Response tooManyRequests(TollgateConfig config, Decision decision, String clientKey, List<RuleCheck> checks) {
+        long retryAfter = RetryAfter.seconds(decision, clientKey, config.retryAfterJitter());
+        Response.ResponseBuilder response = Response.status(TOO_MANY_REQUESTS)
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfter))
+                .type(Problems.MEDIA_TYPE)
+                .entity(Problems.tooManyRequests(decision, retryAfter));
+        RateLimitHeaders.write(config.headerStyle(), checks, response::header);
+        return response.build();
+    }
+
+    static Response invalidCost(InvalidCostException e) {
+        return Response.status(Response.Status.BAD_REQUEST).type(Problems.MEDIA_TYPE).entity(Problems.invalidCost(e)).build();
+    }
+
+    /** Adds the rate-limit headers of {@code checks} that the response does not carry yet. */
+    static void addHeaders(TollgateConfig config, List<RuleCheck> checks, MultivaluedMap<String, Object> headers) {
+        RateLimitHeaders.write(config.headerStyle(), checks, (name, value) -> {
+            if (!headers.containsKey(name)) {
+                headers.add(name, value);
+            }
+        });
+    }
+}

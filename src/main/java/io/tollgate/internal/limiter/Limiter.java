@@ -1,0 +1,98 @@
+package io.tollgate.internal.limiter;
+
+import io.tollgate.Decision;
+import io.tollgate.internal.config.Mode;
+import io.tollgate.internal.config.RuleConfig;
+import io.tollgate.internal.config.StoreFailurePolicy;
+import io.tollgate.internal.core.BucketKeys;
+import io.tollgate.internal.core.Outcome;
+import io.tollgate.internal.store.BucketStore;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Decides one rule for one key: one store call, bounded by the store timeout. A failure or timeout
+ * is answered by the rule's {@code on-store-failure} policy and charges nothing the caller knows of;
+ * a rule in shadow mode never denies.
+ */
+public final class Limiter {
+
+    private static final Logger LOG = Logger.getLogger(Limiter.class.getName());
+    private static final long LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** The wait suggested to callers denied because the store is unavailable. */
+    static final long STORE_FAILURE_RETRY_MICROS = 1_000_000;
+
+    private final BucketStore store;
+    private final long timeoutNanos;
+    private final ThrottledLog storeFailures = new ThrottledLog(LOG, Level.WARNING, LOG_INTERVAL_NANOS);
+    private final ThrottledLog shadowDenials = new ThrottledLog(LOG, Level.INFO, LOG_INTERVAL_NANOS);
+    private final ThrottledLog denials = new ThrottledLog(LOG, Level.FINE, LOG_INTERVAL_NANOS);
+
+    public Limiter(BucketStore store, Duration timeout) {
+        this.store = store;
+        this.timeoutNanos = timeout.toNanos();
+    }
+
+    /**
+     * @throws io.tollgate.internal.core.InvalidDefinitionException for a cost the rule can never grant, before anything is sent
+     */
+    public Decision check(RuleConfig rule, String key, long cost) {
+        rule.bucket().checkCost(cost);
+        CompletionStage<Outcome> pending = store.acquire(BucketKeys.of(rule.name(), key), rule.bucket(), cost);
+        Outcome outcome;
+        try {
+            outcome = pending.toCompletableFuture().get(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            return storeFailed(rule, cost, "did not answer within " + Duration.ofNanos(timeoutNanos).toMillis() + " ms", null);
+        } catch (ExecutionException e) {
+            return storeFailed(rule, cost, "failed", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return storeFailed(rule, cost, "was interrupted", e);
+        }
+        return decided(rule, cost, outcome);
+    }
+
+    /** Like {@link #check}, without blocking: the stage completes when the store answers or the timeout passes. */
+    public CompletableFuture<Decision> checkAsync(RuleConfig rule, String key, long cost) {
+        rule.bucket().checkCost(cost);
+        CompletableFuture<Decision> result = new CompletableFuture<>();
+        store.acquire(BucketKeys.of(rule.name(), key), rule.bucket(), cost).whenComplete((outcome, failure) -> {
+            if (failure == null) {
+                result.complete(decided(rule, cost, outcome));
+            } else {
+                result.complete(storeFailed(rule, cost, "failed", failure));
+            }
+        });
+        return result.completeOnTimeout(null, timeoutNanos, TimeUnit.NANOSECONDS).thenApply(decision -> decision != null
+                ? decision : storeFailed(rule, cost, "did not answer within " + Duration.ofNanos(timeoutNanos).toMillis() + " ms", null));
+    }
+
+    private Decision decided(RuleConfig rule, long cost, Outcome outcome) {
+        Decision decision = outcome.toDecision(rule.name(), rule.bucket(), cost);
+        if (decision.allowed()) {
+            return decision;
+        }
+        if (rule.mode() == Mode.SHADOW) {
+            shadowDenials.log("Shadow rule '" + rule.name() + "' would have denied a request (retry after "
+                    + decision.retryAfterSeconds() + " s)", null);
+            return decision.toShadow();
+        }
+        denials.log("Rule '" + rule.name() + "' denied a request (retry after " + decision.retryAfterSeconds() + " s)", null);
+        return decision;
+    }
+
+    private Decision storeFailed(RuleConfig rule, long cost, String what, Throwable cause) {
+        boolean allow = rule.onStoreFailure() == StoreFailurePolicy.ALLOW;
+        storeFailures.log("Rate-limit store " + what + " for rule '" + rule.name() + "'; "
+                + (allow ? "allowing" : "denying") + " the request (on-store-failure=" + (allow ? "allow" : "deny") + ")", cause);
+        Decision decision = Decision.storeUnavailable(rule.name(), allow, cost, rule.bucket().burst(0), STORE_FAILURE_RETRY_MICROS);
+        return rule.mode() == Mode.SHADOW ? decision.toShadow() : decision;
+    }
+}

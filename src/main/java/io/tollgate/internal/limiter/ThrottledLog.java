@@ -1,0 +1,43 @@
+package io.tollgate.internal.limiter;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * A log line that is written at most once per interval, with the number of occurrences it stands
+ * for, so a flood of denials or store failures cannot flood the log.
+ */
+final class ThrottledLog {
+
+    private final Logger logger;
+    private final Level level;
+    private final long intervalNanos;
+    private final AtomicLong nextAllowed = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicLong suppressed = new AtomicLong();
+
+    ThrottledLog(Logger logger, Level level, long intervalNanos) {
+        this.logger = logger;
+        this.level = level;
+        this.intervalNanos = intervalNanos;
+    }
+
+    void log(String message, Throwable cause) {
+        if (!logger.isLoggable(level)) {
+            return;
+        }
+        long now = System.nanoTime();
+        long next = nextAllowed.get();
+        if ((next != Long.MIN_VALUE && now - next < 0) || !nextAllowed.compareAndSet(next, now + intervalNanos)) {
+            suppressed.incrementAndGet();
+            return;
+        }
+        long others = suppressed.getAndSet(0);
+        String text = others == 0 ? message : message + " (and " + others + " more since the last report)";
+        if (cause == null) {
+            logger.log(level, text);
+        } else {
+            logger.log(level, text, cause);
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package io.tollgate.internal.request;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The proxies whose {@code Forwarded} / {@code X-Forwarded-For} headers are believed: a list of
+ * addresses and CIDR ranges, IPv4 or IPv6 ({@code 10.0.0.0/8, 127.0.0.1, fd00::/8}).
+ */
+public final class TrustedProxies {
+
+    /** Trusts nobody: the client address is always the TCP peer. */
+    public static final TrustedProxies NONE = new TrustedProxies(List.of(), "");
+
+    private final List<Range> ranges;
+    private final String text;
+
+    private TrustedProxies(List<Range> ranges, String text) {
+        this.ranges = ranges;
+        this.text = text;
+    }
+
+    /**
+     * @param entries addresses or CIDR ranges
+     * @return the list
+     * @throws IllegalArgumentException naming the first entry that is not one
+     */
+    public static TrustedProxies parse(List<String> entries) {
+        List<Range> ranges = new ArrayList<>();
+        for (String raw : entries) {
+            String entry = raw.trim();
+            if (entry.isEmpty()) {
+                continue;
+            }
+            int slash = entry.indexOf('/');
+            byte[] address = IpAddresses.parse(slash < 0 ? entry : entry.substring(0, slash));
+            if (address == null) {
+                throw new IllegalArgumentException("'" + entry + "' is not an IP address or CIDR range");
+            }
+            int bits = address.length * 8;
+            int prefix = bits;
+            if (slash >= 0) {
+                try {
+                    prefix = Integer.parseInt(entry.substring(slash + 1));
+                } catch (NumberFormatException e) {
+                    prefix = -1;
+                }
+                if (prefix < 0 || prefix > bits) {
+                    throw new IllegalArgumentException("'" + entry + "' has a prefix length outside 0.." + bits);
+                }
+            }
+            ranges.add(new Range(address, prefix));
+        }
+        return ranges.isEmpty() ? NONE : new TrustedProxies(Collections.unmodifiableList(ranges), String.join(", ", entries));
+    }
+
+    /** @return whether the literal address {@code ip} is trusted */
+    public boolean contains(String ip) {
+        if (ranges.isEmpty()) {
+            return false;
+        }
+        byte[] address = IpAddresses.parse(ip);
+        if (address == null) {
+            return false;
+        }
+        for (Range range : ranges) {
+            if (range.contains(address)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return whether no proxy is trusted */
+    public boolean isEmpty() {
+        return ranges.isEmpty();
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+
+    private static final class Range {
+        final byte[] network;
+        final int prefix;
+
+        Range(byte[] network, int prefix) {
+            this.network = network;
+            this.prefix = prefix;
+        }
+
+        boolean contains(byte[] address) {
+            if (address.length != network.length) {
+                return false;
+            }
+            int full = prefix / 8;
+            for (int i = 0; i < full; i++) {
+                if (address[i] != network[i]) {
+                    return false;
+                }
+            }
+            int rest = prefix % 8;
+            if (rest == 0) {
+                return true;
+            }
+            int mask = (0xff << (8 - rest)) & 0xff;
+            return (address[full] & mask) == (network[full] & mask);
+        }
+    }
+}
