@@ -1,0 +1,71 @@
+package io.tollgate.testing;
+
+import io.smallrye.jwt.auth.principal.JWTParser;
+import io.smallrye.jwt.auth.principal.ParseException;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.inject.spi.CDI;
+import jakarta.ws.rs.NotAuthorizedException;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.PreMatching;
+import jakarta.ws.rs.core.SecurityContext;
+import jakarta.ws.rs.ext.Provider;
+import java.security.Principal;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
+/**
+ * The server's authentication, as a test stand-in: a bearer token is verified by SmallRye JWT and
+ * becomes a {@link JsonWebToken} principal (what MicroProfile JWT does in Payara and Liberty); a
+ * {@code X-Test-User} header becomes a plain principal (what container authentication does).
+ */
+@Provider
+@PreMatching
+@Priority(Priorities.AUTHENTICATION)
+public class TestAuthFilter implements ContainerRequestFilter {
+
+    private volatile JWTParser parser;
+
+    @Override
+    public void filter(ContainerRequestContext context) {
+        String authorization = context.getHeaderString("Authorization");
+        Principal principal;
+        if (authorization != null && authorization.startsWith("Bearer ")) {
+            try {
+                if (parser == null) {
+                    parser = CDI.current().select(JWTParser.class).get();
+                }
+                principal = parser.parse(authorization.substring(7));
+            } catch (ParseException e) {
+                throw new NotAuthorizedException("Bearer");
+            }
+        } else if (context.getHeaderString("X-Test-User") != null) {
+            String name = context.getHeaderString("X-Test-User");
+            principal = () -> name;
+        } else {
+            return;
+        }
+        SecurityContext original = context.getSecurityContext();
+        context.setSecurityContext(new SecurityContext() {
+            @Override
+            public Principal getUserPrincipal() {
+                return principal;
+            }
+
+            @Override
+            public boolean isUserInRole(String role) {
+                return false;
+            }
+
+            @Override
+            public boolean isSecure() {
+                return original.isSecure();
+            }
+
+            @Override
+            public String getAuthenticationScheme() {
+                return principal instanceof JsonWebToken ? "MP-JWT" : "BASIC";
+            }
+        });
+    }
+}
