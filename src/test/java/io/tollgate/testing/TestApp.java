@@ -57,9 +57,13 @@ public final class TestApp implements AutoCloseable {
         private final List<Class<?>> resources = new ArrayList<>();
         private HazelcastInstance hazelcast;
 
-        /** Sets a MicroProfile Config property. */
+        /** Sets a MicroProfile Config property; {@code null} removes one set before. */
         public Builder property(String name, String value) {
-            properties.put(name, value);
+            if (value == null) {
+                properties.remove(name);
+            } else {
+                properties.put(name, value);
+            }
             return this;
         }
 
@@ -110,7 +114,7 @@ public final class TestApp implements AutoCloseable {
             }
             WeldContainer cdi = weld.initialize();
             ResourceConfig jaxrs = new ResourceConfig().packages("io.tollgate.internal.jaxrs").register(TestAuthFilter.class);
-            beans.forEach(jaxrs::register);
+            beans.stream().filter(type -> type.isAnnotationPresent(jakarta.ws.rs.Path.class)).forEach(jaxrs::register);
             resources.forEach(jaxrs::register);
             HttpServer http = new HttpServer();
             NetworkListener listener = new NetworkListener("tollgate-test", "127.0.0.1", 0);
