@@ -5,7 +5,10 @@ import io.tollgate.internal.config.HeaderStyle;
 import io.tollgate.internal.config.Mode;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.limiter.RuleCheck;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
@@ -26,10 +29,11 @@ public final class RateLimitHeaders {
     private RateLimitHeaders() {
     }
 
-    public static void write(HeaderStyle style, List<RuleCheck> checks, BiConsumer<String, String> header) {
+    public static void write(HeaderStyle style, List<RuleCheck> allChecks, BiConsumer<String, String> header) {
         if (style == HeaderStyle.NONE) {
             return;
         }
+        Collection<RuleCheck> checks = latestPerRule(allChecks);
         if (style == HeaderStyle.IETF) {
             writeIetf(checks, header);
             return;
@@ -49,7 +53,20 @@ public final class RateLimitHeaders {
         }
     }
 
-    private static void writeIetf(List<RuleCheck> checks, BiConsumer<String, String> header) {
+    /** A rule checked several times in one request (a service called in a loop) is reported as it stands last. */
+    private static Collection<RuleCheck> latestPerRule(List<RuleCheck> checks) {
+        if (checks.size() < 2) {
+            return checks;
+        }
+        Map<String, RuleCheck> latest = new LinkedHashMap<>();
+        for (RuleCheck check : checks) {
+            latest.remove(check.rule().name());
+            latest.put(check.rule().name(), check);
+        }
+        return latest.values();
+    }
+
+    private static void writeIetf(Collection<RuleCheck> checks, BiConsumer<String, String> header) {
         StringBuilder policy = new StringBuilder();
         StringBuilder current = new StringBuilder();
         for (RuleCheck check : checks) {
