@@ -114,6 +114,16 @@ public final class HazelcastTestCluster implements AutoCloseable {
         return client;
     }
 
+    /** @return the cluster's name */
+    public String name() {
+        return name;
+    }
+
+    /** @return {@code 127.0.0.1:<port>} of member {@code index} */
+    public String address(int index) {
+        return addresses().get(index);
+    }
+
     public List<HazelcastInstance> members() {
         return members;
     }

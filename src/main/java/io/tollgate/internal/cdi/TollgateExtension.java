@@ -123,14 +123,33 @@ public class TollgateExtension implements Extension {
                 }
             }
         }
+        BucketStore store = null;
         try {
-            tollgate = new Tollgate(config, openStore(config, beans), resolvers);
+            store = openStore(config, beans);
+            warmUp(store, config);
+            tollgate = new Tollgate(config, store, resolvers);
         } catch (Exception | LinkageError e) {
+            if (store != null) {
+                store.close();
+            }
             event.addDeploymentProblem(new DeploymentException("Tollgate could not open its store (tollgate.store = "
                     + config.storeType().name().toLowerCase() + "): " + describe(e), e));
             return;
         }
         LOG.info("Tollgate is limiting with " + config.rules().size() + " rule(s): " + config.rules().values());
+    }
+
+    /** Best effort: a store that is down now is answered by each rule's on-store-failure until it is back. */
+    private static void warmUp(BucketStore store, TollgateConfig config) {
+        if (config.rules().isEmpty()) {
+            return;
+        }
+        try {
+            store.warmUp(config.rules().values().iterator().next().bucket());
+        } catch (Exception e) {
+            LOG.warning("The rate-limit store is not answering yet (" + describe(e) + "); until it does, each rule "
+                    + "answers by its on-store-failure policy");
+        }
     }
 
     private static RateLimitKeyResolver resolver(String className, BeanManager beans) {

@@ -20,8 +20,13 @@ public final class HazelcastBucketStore implements BucketStore {
      */
     private static final Executor IN_PLACE = Runnable::run;
 
-    private final IMap<String, long[]> map;
+    private static final int WARM_UP_KEYS = 64;
+    private static final int WARM_UP_SECONDS = 60;
+
+    private final HazelcastInstance hazelcast;
+    private final String mapName;
     private final boolean identified;
+    private volatile IMap<String, long[]> map;
 
     /**
      * @param hazelcast  a member or client; not shut down by this store
@@ -30,19 +35,36 @@ public final class HazelcastBucketStore implements BucketStore {
      *                   processors can travel by type id rather than by class name
      */
     public HazelcastBucketStore(HazelcastInstance hazelcast, String mapName, boolean identified) {
-        this.map = hazelcast.getMap(mapName);
+        this.hazelcast = hazelcast;
+        this.mapName = mapName;
         this.identified = identified;
     }
 
     @Override
     public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
         bucket.checkCost(cost);
-        return map.submitToKey(key, BucketProcessor.create(bucket, cost, identified))
+        return map().submitToKey(key, BucketProcessor.create(bucket, cost, identified))
                 .thenApplyAsync(Outcome::fromWire, IN_PLACE);
     }
 
-    /** @return the IMap behind this store */
+    /** Sends a read-only check (cost 0) to keys spread over the partitions, so every member is ready. */
+    @Override
+    public void warmUp(TokenBucket bucket) throws Exception {
+        java.util.List<java.util.concurrent.CompletableFuture<Outcome>> pending = new java.util.ArrayList<>();
+        for (int i = 0; i < WARM_UP_KEYS; i++) {
+            pending.add(acquire("tollgate-warm-up:" + i, bucket, 0).toCompletableFuture());
+        }
+        java.util.concurrent.CompletableFuture.allOf(pending.toArray(new java.util.concurrent.CompletableFuture<?>[0]))
+                .get(WARM_UP_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    /** @return the IMap behind this store; looked up on first use (a client may not be connected yet) */
     public IMap<String, long[]> map() {
-        return map;
+        IMap<String, long[]> current = map;
+        if (current == null) {
+            current = hazelcast.getMap(mapName);
+            map = current;
+        }
+        return current;
     }
 }

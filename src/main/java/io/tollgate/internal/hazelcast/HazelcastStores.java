@@ -13,6 +13,9 @@ import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.config.ListenerConfig;
+import com.hazelcast.core.LifecycleEvent;
+import com.hazelcast.core.LifecycleListener;
 import io.tollgate.TollgateHazelcast;
 import io.tollgate.internal.config.HazelcastSettings;
 import io.tollgate.internal.core.Outcome;
@@ -27,6 +30,8 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
@@ -41,6 +46,8 @@ import javax.naming.NamingException;
 public final class HazelcastStores {
 
     private static final Logger LOG = Logger.getLogger(HazelcastStores.class.getName());
+    /** How long a deployment waits for a client to reach its cluster before going on without it. */
+    static final long CLIENT_CONNECT_WAIT_SECONDS = 15;
 
     private HazelcastStores() {
     }
@@ -60,8 +67,29 @@ public final class HazelcastStores {
             return borrowed(server, settings, mapConfig, "the server's instance");
         }
         if (settings.clientMode()) {
-            HazelcastInstance client = HazelcastClient.newHazelcastClient(clientConfig(settings));
-            addMapConfig(client, mapConfig);
+            // registered before the client starts, so the first connection cannot be missed
+            CountDownLatch connected = new CountDownLatch(1);
+            HazelcastInstance[] holder = new HazelcastInstance[1];
+            java.util.concurrent.atomic.AtomicBoolean configured = new java.util.concurrent.atomic.AtomicBoolean();
+            ClientConfig clientConfig = clientConfig(settings);
+            clientConfig.addListenerConfig(new ListenerConfig((LifecycleListener) event -> {
+                if (event.getState() == LifecycleEvent.LifecycleState.CLIENT_CONNECTED) {
+                    connected.countDown();
+                    if (holder[0] != null && connected.getCount() == 0 && !configured.getAndSet(true)) {
+                        addMapConfig(holder[0], mapConfig);
+                    }
+                }
+            }));
+            HazelcastInstance client = HazelcastClient.newHazelcastClient(clientConfig);
+            holder[0] = client;
+            if (awaitUninterruptibly(connected, CLIENT_CONNECT_WAIT_SECONDS)) {
+                if (!configured.getAndSet(true)) {
+                    addMapConfig(client, mapConfig);
+                }
+            } else {
+                LOG.warning("Tollgate's Hazelcast client has not reached the cluster within " + CLIENT_CONNECT_WAIT_SECONDS
+                        + " s; it keeps trying, and until then each rule answers by its on-store-failure policy");
+            }
             LOG.info("Tollgate keeps its buckets in an external Hazelcast cluster, as a client, map " + settings.mapName());
             return new Owned(client, new HazelcastBucketStore(client, settings.mapName(),
                     settings.serialization() == HazelcastSettings.Serialization.IDENTIFIED));
@@ -123,27 +151,42 @@ public final class HazelcastStores {
         }
     }
 
+    private static boolean awaitUninterruptibly(CountDownLatch latch, long seconds) {
+        try {
+            return latch.await(seconds, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** Adds Tollgate's map settings to a running instance, unless it already has its own for the map. */
     static void addMapConfig(HazelcastInstance instance, MapConfig mapConfig) {
         try {
             instance.getConfig().addMapConfig(mapConfig);
+        } catch (com.hazelcast.client.HazelcastClientOfflineException e) {
+            LOG.fine("Not connected yet; the map settings are added once the client connects");
         } catch (RuntimeException e) {
-            LOG.info("Using the instance's existing configuration of map " + mapConfig.getName() + " (" + e.getMessage()
-                    + "); make sure it has backups and a size bound");
+            LOG.info("Map " + mapConfig.getName() + " already has its own configuration on this cluster; Tollgate uses it "
+                    + "(make sure it has at least one backup and a size bound)");
+            LOG.log(Level.FINE, "Tollgate's map configuration was not added", e);
         }
     }
 
     static ClientConfig clientConfig(HazelcastSettings settings) throws IOException {
         ClientConfig config;
         if (settings.clientConfig().isPresent()) {
-            String path = settings.clientConfig().get();
+            String path = existing("tollgate.hazelcast.client.config", settings.clientConfig().get());
             config = path.toLowerCase(Locale.ROOT).endsWith(".xml") ? new XmlClientConfigBuilder(path).build()
                     : new YamlClientConfigBuilder(path).build();
         } else {
             config = new ClientConfig().setClusterName(settings.clusterName());
             config.getNetworkConfig().setAddresses(settings.clientAddresses());
         }
-        config.getConnectionStrategyConfig().setReconnectMode(ClientConnectionStrategyConfig.ReconnectMode.ASYNC);
+        // Never hold the deployment or a request waiting for the cluster: until it answers, each rule's
+        // on-store-failure policy decides; the client keeps reconnecting in the background.
+        config.getConnectionStrategyConfig().setAsyncStart(true)
+                .setReconnectMode(ClientConnectionStrategyConfig.ReconnectMode.ASYNC);
         if (config.getProperty("hazelcast.phone.home.enabled") == null) {
             config.setProperty("hazelcast.phone.home.enabled", "false");
         }
@@ -154,7 +197,7 @@ public final class HazelcastStores {
     static Config memberConfig(HazelcastSettings settings, MapConfig mapConfig) throws FileNotFoundException {
         Config config;
         if (settings.memberConfig().isPresent()) {
-            String path = settings.memberConfig().get();
+            String path = existing("tollgate.hazelcast.config", settings.memberConfig().get());
             config = path.toLowerCase(Locale.ROOT).endsWith(".xml") ? new FileSystemXmlConfig(path) : new FileSystemYamlConfig(path);
         } else {
             config = new Config().setClusterName(settings.clusterName());
@@ -182,6 +225,13 @@ public final class HazelcastStores {
         return config;
     }
 
+    private static String existing(String property, String path) {
+        if (!java.nio.file.Files.isReadable(java.nio.file.Path.of(path))) {
+            throw new IllegalArgumentException(property + " = '" + path + "': no such readable file");
+        }
+        return path;
+    }
+
     /** A store over an instance Tollgate created, shut down with the store. */
     private static final class Owned implements BucketStore {
         private final HazelcastInstance instance;
@@ -195,6 +245,11 @@ public final class HazelcastStores {
         @Override
         public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
             return store.acquire(key, bucket, cost);
+        }
+
+        @Override
+        public void warmUp(TokenBucket bucket) throws Exception {
+            store.warmUp(bucket);
         }
 
         @Override

@@ -44,14 +44,15 @@ public final class Limiter {
      */
     public Decision check(RuleConfig rule, String key, long cost) {
         rule.bucket().checkCost(cost);
-        CompletionStage<Outcome> pending = store.acquire(BucketKeys.of(rule.name(), key), rule.bucket(), cost);
         Outcome outcome;
         try {
-            outcome = pending.toCompletableFuture().get(timeoutNanos, TimeUnit.NANOSECONDS);
+            outcome = send(rule, key, cost).toCompletableFuture().get(timeoutNanos, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             return storeFailed(rule, cost, "did not answer within " + Duration.ofNanos(timeoutNanos).toMillis() + " ms", null);
         } catch (ExecutionException e) {
             return storeFailed(rule, cost, "failed", e.getCause());
+        } catch (RuntimeException e) {
+            return storeFailed(rule, cost, "failed", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return storeFailed(rule, cost, "was interrupted", e);
@@ -63,7 +64,13 @@ public final class Limiter {
     public CompletableFuture<Decision> checkAsync(RuleConfig rule, String key, long cost) {
         rule.bucket().checkCost(cost);
         CompletableFuture<Decision> result = new CompletableFuture<>();
-        store.acquire(BucketKeys.of(rule.name(), key), rule.bucket(), cost).whenComplete((outcome, failure) -> {
+        CompletionStage<Outcome> pending;
+        try {
+            pending = send(rule, key, cost);
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(storeFailed(rule, cost, "failed", e));
+        }
+        pending.whenComplete((outcome, failure) -> {
             if (failure == null) {
                 result.complete(decided(rule, cost, outcome));
             } else {
@@ -72,6 +79,11 @@ public final class Limiter {
         });
         return result.completeOnTimeout(null, timeoutNanos, TimeUnit.NANOSECONDS).thenApply(decision -> decision != null
                 ? decision : storeFailed(rule, cost, "did not answer within " + Duration.ofNanos(timeoutNanos).toMillis() + " ms", null));
+    }
+
+    /** Hands the request to the store; a store that is down may refuse at once, without a future. */
+    private CompletionStage<Outcome> send(RuleConfig rule, String key, long cost) {
+        return store.acquire(BucketKeys.of(rule.name(), key), rule.bucket(), cost);
     }
 
     private Decision decided(RuleConfig rule, long cost, Outcome outcome) {

@@ -22,6 +22,16 @@ public interface BucketStore extends AutoCloseable {
      */
     CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost);
 
+    /**
+     * Makes the store ready before traffic arrives (a remote store creates its structures and loads
+     * its classes on first use, which must not count against the first requests' timeout). Writes
+     * nothing. The default does nothing.
+     *
+     * @param bucket a rule's limits, to exercise the real decision path
+     */
+    default void warmUp(TokenBucket bucket) throws Exception {
+    }
+
     /** Releases what the store holds; the default does nothing. */
     @Override
     default void close() {

@@ -1,0 +1,114 @@
+package io.tollgate.integration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tollgate.app.KeysResource;
+import io.tollgate.app.SearchResource;
+import io.tollgate.app.TwoKeysService;
+import io.tollgate.testing.TestApp;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Invalid configuration fails the deployment, at deployment, with a message that names the property
+ * and the value; and the application never starts serving.
+ */
+class InvalidDeploymentTest {
+
+    /** @return every message in the failure's chain of causes and suppressed exceptions */
+    private static String messages(Throwable failure) {
+        List<String> out = new ArrayList<>();
+        collect(failure, out, 0);
+        return String.join("\n", out);
+    }
+
+    private static void collect(Throwable t, List<String> out, int depth) {
+        if (t == null || depth > 10) {
+            return;
+        }
+        out.add(String.valueOf(t.getMessage()));
+        for (Throwable s : t.getSuppressed()) {
+            collect(s, out, depth + 1);
+        }
+        collect(t.getCause(), out, depth + 1);
+    }
+
+    private static void assertDeploymentFails(TestApp.Builder app, String... expectedLines) {
+        assertThatThrownBy(app::start).satisfies(failure -> {
+            String text = messages(failure);
+            for (String line : expectedLines) {
+                assertThat(text).contains(line);
+            }
+        });
+    }
+
+    private static TestApp.Builder search(String... properties) {
+        TestApp.Builder app = TestApp.builder().beans(SearchResource.class).property("tollgate.store", "memory");
+        for (int i = 0; i < properties.length; i += 2) {
+            app.property(properties[i], properties[i + 1]);
+        }
+        return app;
+    }
+
+    @Test
+    void aRuleUsedByAnAnnotationButNotConfigured() {
+        assertDeploymentFails(search(),
+                "tollgate.rules.search.rate is not set: rule 'search' (used by io.tollgate.app.SearchResource.search) needs a rate (or limits)");
+    }
+
+    @Test
+    void badValuesAreAllReportedTogether() {
+        assertDeploymentFails(search("tollgate.rules.search.rate", "ten", "tollgate.rules.other.rate", "5",
+                        "tollgate.rules.other.brust", "20", "tollgate.headers", "fancy", "tollgate.store.timeout", "0s"),
+                "Invalid Tollgate configuration (4 problems)",
+                "tollgate.rules.search.rate = 'ten': not a rate; use tokens per second (10, 0.5) or <tokens>/<period> (1000/1h, 5/100ms)",
+                "tollgate.rules.other.brust = '20': unknown rule attribute 'brust'",
+                "tollgate.headers = 'fancy': must be one of ietf, legacy, x-ratelimit, none",
+                "tollgate.store.timeout = '0s': must be more than 0 and at most 60s");
+    }
+
+    @Test
+    void costsThatCouldNeverBeGranted() {
+        assertDeploymentFails(search("tollgate.rules.search.rate", "10", "tollgate.rules.search.burst", "20",
+                        "tollgate.rules.search.cost", "25"),
+                "tollgate.rules.search.cost = '25': must be between min-cost 1 and max-cost 20 (the burst is 20)");
+        assertDeploymentFails(search("tollgate.rules.search.rate", "10", "tollgate.rules.search.burst", "20",
+                        "tollgate.rules.search.cost", "header:X-Weight", "tollgate.rules.search.max-cost", "100"),
+                "tollgate.rules.search.max-cost = '100': exceeds the burst 20, so such a cost could never be granted");
+    }
+
+    @Test
+    void unknownKeyAndCostSources() {
+        assertDeploymentFails(search("tollgate.rules.search.rate", "10", "tollgate.rules.search.key", "cookie:session",
+                        "tollgate.rules.search.cost", "body:size"),
+                "tollgate.rules.search.key = 'cookie:session': 'cookie:session' is not a key; use ip, principal, header:<name>, query:<name>, jwt:<claim>, path, global or resolver:<class>",
+                "tollgate.rules.search.cost = 'body:size': 'body:size' is not a cost; use a whole number, header:<name> or query:<name>");
+    }
+
+    @Test
+    void aKeyResolverThatIsMissingOrNotABean() {
+        assertDeploymentFails(search("tollgate.rules.search.rate", "10", "tollgate.rules.search.key", "resolver:com.example.Missing"),
+                "tollgate.rules.search.key = 'resolver:com.example.Missing': no such class");
+        assertDeploymentFails(search("tollgate.rules.search.rate", "10", "tollgate.rules.search.key", "resolver:io.tollgate.app.TenantKeys"),
+                "tollgate.rules.search.key = 'resolver:io.tollgate.app.TenantKeys': the class is not a CDI bean");
+        assertDeploymentFails(search("tollgate.rules.search.rate", "10", "tollgate.rules.search.key", "resolver:java.lang.String"),
+                "tollgate.rules.search.key = 'resolver:java.lang.String': the class does not implement io.tollgate.RateLimitKeyResolver");
+    }
+
+    @Test
+    void aMethodWithTwoKeyParameters() {
+        assertDeploymentFails(TestApp.builder().beans(TwoKeysService.class).property("tollgate.store", "memory")
+                        .property("tollgate.rules.two.rate", "1"),
+                "io.tollgate.app.TwoKeysService.call has more than one @RateLimitKey parameter");
+    }
+
+    @Test
+    void aMissingHazelcastConfigurationFile() {
+        assertDeploymentFails(TestApp.builder().beans(KeysResource.class).properties(SampleRules.keys())
+                        .beans(io.tollgate.app.TenantKeys.class)
+                        .property("tollgate.hazelcast.config", "/nonexistent/hazelcast.yaml"),
+                "tollgate.hazelcast.config = '/nonexistent/hazelcast.yaml': no such readable file");
+    }
+}
