@@ -70,22 +70,19 @@ public final class HazelcastStores {
             // registered before the client starts, so the first connection cannot be missed
             CountDownLatch connected = new CountDownLatch(1);
             HazelcastInstance[] holder = new HazelcastInstance[1];
-            java.util.concurrent.atomic.AtomicBoolean configured = new java.util.concurrent.atomic.AtomicBoolean();
             ClientConfig clientConfig = clientConfig(settings);
             clientConfig.addListenerConfig(new ListenerConfig((LifecycleListener) event -> {
                 if (event.getState() == LifecycleEvent.LifecycleState.CLIENT_CONNECTED) {
                     connected.countDown();
-                    if (holder[0] != null && connected.getCount() == 0 && !configured.getAndSet(true)) {
-                        addMapConfig(holder[0], mapConfig);
+                    if (holder[0] != null) {
+                        addMapConfig(holder[0], mapConfig); // again after each reconnection: a restarted cluster forgot it
                     }
                 }
             }));
             HazelcastInstance client = HazelcastClient.newHazelcastClient(clientConfig);
             holder[0] = client;
             if (awaitUninterruptibly(connected, CLIENT_CONNECT_WAIT_SECONDS)) {
-                if (!configured.getAndSet(true)) {
-                    addMapConfig(client, mapConfig);
-                }
+                addMapConfig(client, mapConfig);
             } else {
                 LOG.warning("Tollgate's Hazelcast client has not reached the cluster within " + CLIENT_CONNECT_WAIT_SECONDS
                         + " s; it keeps trying, and until then each rule answers by its on-store-failure policy");
