@@ -94,6 +94,8 @@ public final class TestApp implements AutoCloseable {
         public TestApp start() throws Exception {
             TestConfigSource.PROPERTIES.clear();
             TestConfigSource.PROPERTIES.putAll(Tokens.verification());
+            // generous on a loaded 2-core machine; the tests of the timeout itself set their own
+            TestConfigSource.PROPERTIES.put("tollgate.store.timeout", "10s");
             TestConfigSource.PROPERTIES.putAll(properties);
             resetConfig();
             // Discovery finds the libraries' bean archives (Jersey's request scope among them); the test

@@ -10,6 +10,7 @@ import io.tollgate.testing.HazelcastTestCluster;
 import io.tollgate.testing.SharedCluster;
 import io.tollgate.testing.TestClock;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -41,21 +42,33 @@ class HazelcastMemberStoreTest extends BucketStoreContract {
     }
 
     @Test
-    void backupsHoldTheStateTheOwnerWrote() {
-        String key = key("backup");
+    void backupsHoldTheStateTheOwnerWroteAndDenialsWriteNothing() throws Exception {
+        String mapName = "backups-" + key("map").replace(':', '-');
+        for (var member : cluster.members()) {
+            member.getConfig().addMapConfig(BucketMapConfig.create(mapName, 1000, 1));
+        }
+        HazelcastBucketStore store = new HazelcastBucketStore(cluster.member(0), mapName, true);
         TokenBucket bucket = TokenBucket.of(Limit.of(10, 1, Duration.ofHours(1)));
-        acquire(key, bucket, 4);
+        for (int i = 0; i < 20; i++) {
+            assertThat(store.acquire(key("backup-" + i), bucket, 4).toCompletableFuture().get(30, TimeUnit.SECONDS).allowed()).isTrue();
+        }
         long owned = 0;
         long backups = 0;
         for (var member : cluster.members()) {
-            var stats = member.getMap(BucketMapConfig.DEFAULT_MAP_NAME).getLocalMapStats();
+            var stats = member.getMap(mapName).getLocalMapStats();
             owned += stats.getOwnedEntryCount();
             backups += stats.getBackupEntryCount();
         }
-        assertThat(backups).isEqualTo(owned);
+        assertThat(owned).isEqualTo(20);
+        assertThat(backups).isEqualTo(20);
         // a denial neither adds entries nor changes the one there is
-        acquire(key, bucket, 7);
-        assertThat(cluster.member(0).<String, long[]>getMap(BucketMapConfig.DEFAULT_MAP_NAME).get(key)[2])
-                .isEqualTo(6 * Limit.of(10, 1, Duration.ofHours(1)).unitsPerToken());
+        String key = key("backup-0");
+        long[] before = store.map().get(key);
+        assertThat(store.acquire(key, bucket, 7).toCompletableFuture().get(30, TimeUnit.SECONDS).allowed()).isFalse();
+        assertThat(store.map().get(key)).isEqualTo(before);
+        assertThat(before[2]).isEqualTo(6 * Limit.of(10, 1, Duration.ofHours(1)).unitsPerToken());
+        assertThat(store.acquire(key("never-charged"), bucket, 0).toCompletableFuture().get(30, TimeUnit.SECONDS).allowed()).isTrue();
+        assertThat(store.map().size()).isEqualTo(20);
+        store.map().destroy();
     }
 }
