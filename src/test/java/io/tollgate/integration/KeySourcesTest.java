@@ -38,12 +38,19 @@ class KeySourcesTest {
     }
 
     private TestApp start(String trustedProxies) throws Exception {
+        return start(trustedProxies, null);
+    }
+
+    private TestApp start(String trustedProxies, String header) throws Exception {
         TestApp.Builder builder = TestApp.builder().beans(KeysResource.class, TenantKeys.class)
                 .hazelcast(cluster.member(1))
                 .property("tollgate.hazelcast.map", "keys-" + UUID.randomUUID())
                 .properties(SampleRules.keys());
         if (trustedProxies != null) {
             builder.property("tollgate.trusted-proxies", trustedProxies);
+        }
+        if (header != null) {
+            builder.property("tollgate.trusted-proxies.header", header);
         }
         app = builder.start();
         return app;
@@ -122,9 +129,18 @@ class KeySourcesTest {
         assertThat(app.get("keys/ip", "X-Forwarded-For", "1.2.3.4, 198.51.100.1").statusCode()).isEqualTo(429);
         assertThat(app.get("keys/ip", "X-Forwarded-For", "198.51.100.9, 10.1.2.3").statusCode()).isEqualTo(200);
         assertThat(app.get("keys/ip", "X-Forwarded-For", "198.51.100.9").statusCode()).isEqualTo(429);
+        // the proxies write X-Forwarded-For: a Forwarded header the client adds does not choose its key
+        assertThat(app.get("keys/ip", "X-Forwarded-For", "198.51.100.9", "Forwarded", "for=192.0.2.99").statusCode()).isEqualTo(429);
+    }
+
+    @Test
+    void proxiesThatWriteTheStandardForwardedHeader() throws Exception {
+        start("127.0.0.1", "forwarded");
         // RFC 7239 Forwarded, with a quoted IPv6 address and port
         assertOwnBuckets("keys/ip", h("Forwarded", "for=\"[2001:db8::1]:4711\";proto=https"), h("Forwarded", "for=192.0.2.60"));
-        assertThat(app.get("keys/ip", "X-Forwarded-For", "2001:db8:0:0:0:0:0:1").statusCode()).as("same address, other spelling")
+        assertThat(app.get("keys/ip", "Forwarded", "for=\"[2001:db8:0:0:0:0:0:1]\"").statusCode()).as("same address, other spelling")
                 .isEqualTo(429);
+        assertThat(app.get("keys/ip", "Forwarded", "for=192.0.2.60", "X-Forwarded-For", "192.0.2.61").statusCode())
+                .as("X-Forwarded-For is not read").isEqualTo(429);
     }
 }

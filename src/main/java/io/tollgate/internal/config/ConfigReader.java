@@ -31,6 +31,7 @@ public final class ConfigReader {
     public static final String PREFIX = "tollgate.";
     public static final String RULES = "tollgate.rules";
     private static final String RULE_PREFIX = RULES + ".";
+    private static final Pattern HOST_PORT = Pattern.compile("[^\\s:,]+(?::(\\d{1,5}))?");
     private static final Pattern RULE_NAME = Pattern.compile("[A-Za-z0-9_$][A-Za-z0-9_.$-]*");
 
     static final List<String> RULE_ATTRIBUTES = List.of("rate", "tokens-per-second", "burst", "limits", "key", "cost",
@@ -39,11 +40,12 @@ public final class ConfigReader {
     static final String HEADERS = "tollgate.headers";
     static final String JITTER = "tollgate.retry-after.jitter";
     static final String TRUSTED_PROXIES = "tollgate.trusted-proxies";
+    static final String FORWARDED_HEADER = "tollgate.trusted-proxies.header";
     static final String STORE = "tollgate.store";
     static final String STORE_TIMEOUT = "tollgate.store.timeout";
     static final String MEMORY_MAX_ENTRIES = "tollgate.memory.max-entries";
     static final String HZ = "tollgate.hazelcast.";
-    static final List<String> GLOBALS = List.of(HEADERS, JITTER, TRUSTED_PROXIES, STORE, STORE_TIMEOUT, MEMORY_MAX_ENTRIES,
+    static final List<String> GLOBALS = List.of(HEADERS, JITTER, TRUSTED_PROXIES, FORWARDED_HEADER, STORE, STORE_TIMEOUT, MEMORY_MAX_ENTRIES,
             HZ + "map", HZ + "max-entries-per-member", HZ + "backup-count", HZ + "jndi-name", HZ + "client.addresses",
             HZ + "client.config", HZ + "cluster-name", HZ + "config", HZ + "interface", HZ + "port", HZ + "members",
             HZ + "serialization");
@@ -138,6 +140,9 @@ public final class ConfigReader {
     private RuleConfig rule(String name, RuleDefaults annotation) {
         String p = RULE_PREFIX + name + ".";
         for (String conflict : annotation.conflicts()) {
+            if (configured(p, conflict.substring(0, conflict.indexOf(':')))) {
+                continue; // configuration overrides every annotation
+            }
             problems.add(p + conflict.substring(0, conflict.indexOf(':')), null,
                     "annotations disagree (" + conflict.substring(conflict.indexOf(':') + 2) + "); set it in configuration or make them agree");
         }
@@ -151,15 +156,19 @@ public final class ConfigReader {
         if (maxCost > smallestBurst) {
             problems.add(p + "max-cost", Long.toString(maxCost), "exceeds the burst " + smallestBurst + ", so such a cost could never be granted");
         }
-        long defaultCost = whole(p + "default-cost", 1, 0, Long.MAX_VALUE);
-        if (defaultCost < minCost || defaultCost > maxCost) {
-            problems.add(p + "default-cost", Long.toString(defaultCost), "must be between min-cost " + minCost + " and max-cost " + maxCost);
+        if (minCost > maxCost) {
+            problems.add(p + "min-cost", Long.toString(minCost), "exceeds max-cost " + maxCost);
         }
         boolean reject = choice(p + "on-invalid-cost", "reject", "reject", "default").equals("reject");
         String costText = value(p + "cost", annotation.cost(), "1");
         CostSpec cost = null;
         if (costText.trim().matches("-?\\d+")) {
-            long fixed = Syntax.parseLong(costText, "cost");
+            long fixed;
+            try {
+                fixed = Syntax.parseLong(costText, "cost");
+            } catch (IllegalArgumentException e) {
+                fixed = costText.trim().startsWith("-") ? Long.MIN_VALUE : Long.MAX_VALUE; // outside any range
+            }
             if (fixed < minCost || fixed > maxCost) {
                 problems.add(p + "cost", costText, "must be between min-cost " + minCost + " and max-cost " + maxCost
                         + (fixed > smallestBurst ? " (the burst is " + smallestBurst + ")" : ""));
@@ -167,6 +176,10 @@ public final class ConfigReader {
                 cost = CostSpec.fixed(fixed, minCost, maxCost);
             }
         } else {
+            long defaultCost = whole(p + "default-cost", 1, 0, Long.MAX_VALUE);
+            if (minCost <= maxCost && (defaultCost < minCost || defaultCost > maxCost)) {
+                problems.add(p + "default-cost", Long.toString(defaultCost), "must be between min-cost " + minCost + " and max-cost " + maxCost);
+            }
             cost = parse(p + "cost", costText, t -> CostSpec.fromRequest(t, defaultCost, minCost, maxCost, reject));
         }
         MatchSpec match = parse(p + "match", value(p + "match", "", ""), MatchSpec::parse);
@@ -174,7 +187,10 @@ public final class ConfigReader {
         String pathText = value(p + "paths", "", "");
         if (!pathText.isBlank()) {
             for (String glob : pathText.split(",")) {
-                PathPattern pattern = parse(p + "paths", glob, PathPattern::parse);
+                if (glob.isBlank()) {
+                    continue;
+                }
+                PathPattern pattern = parse(p + "paths", glob.trim(), PathPattern::parse);
                 if (pattern != null) {
                     paths.add(pattern);
                 }
@@ -339,7 +355,8 @@ public final class ConfigReader {
             return TrustedProxies.NONE;
         }
         TrustedProxies proxies = parse(TRUSTED_PROXIES, text.get(), t -> TrustedProxies.parse(Arrays.asList(t.split(","))));
-        return proxies == null ? TrustedProxies.NONE : proxies;
+        TrustedProxies.Header header = choice(FORWARDED_HEADER, TrustedProxies.Header.X_FORWARDED_FOR, TrustedProxies.Header.values());
+        return proxies == null ? TrustedProxies.NONE : proxies.withHeader(header);
     }
 
     private Duration storeTimeout() {
@@ -362,12 +379,12 @@ public final class ConfigReader {
             members = List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703");
         }
         for (String member : members) {
-            if (!member.matches("[^\\s:,]+(:\\d{1,5})?")) {
+            if (!isHostAndPort(member)) {
                 problems.add(HZ + "members", String.join(",", members), "'" + member + "' is not host or host:port");
             }
         }
         for (String address : clientAddresses) {
-            if (!address.matches("[^\\s:,]+(:\\d{1,5})?")) {
+            if (!isHostAndPort(address)) {
                 problems.add(HZ + "client.addresses", String.join(",", clientAddresses), "'" + address + "' is not host or host:port");
             }
         }
@@ -385,6 +402,24 @@ public final class ConfigReader {
                 (int) whole(HZ + "port", 5701, 1, 65535),
                 members,
                 choice(HZ + "serialization", HazelcastSettings.Serialization.AUTO, HazelcastSettings.Serialization.values()));
+    }
+
+    private static boolean isHostAndPort(String address) {
+        java.util.regex.Matcher m = HOST_PORT.matcher(address);
+        return m.matches() && (m.group(1) == null || (Integer.parseInt(m.group(1)) >= 1 && Integer.parseInt(m.group(1)) <= 65535));
+    }
+
+    /** @return whether configuration sets {@code attribute} of the rule, settling what annotations say of it */
+    private boolean configured(String p, String attribute) {
+        boolean limits = settings.get(p + "limits").isPresent();
+        switch (attribute) {
+            case "rate":
+                return limits || settings.get(p + "rate").isPresent() || settings.get(p + "tokens-per-second").isPresent();
+            case "burst":
+                return limits || settings.get(p + "burst").isPresent();
+            default:
+                return settings.get(p + attribute).isPresent();
+        }
     }
 
     private List<String> list(String property) {

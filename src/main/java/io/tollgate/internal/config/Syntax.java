@@ -32,7 +32,7 @@ final class Syntax {
         if (perPeriod.matches()) {
             long tokens = parseLong(perPeriod.group(1), "the tokens");
             long count = perPeriod.group(2).isEmpty() ? 1 : parseLong(perPeriod.group(2), "the period");
-            Duration period = unit(perPeriod.group(3)).multipliedBy(count);
+            Duration period = times(unit(perPeriod.group(3)), count);
             return Limit.of(burst > 0 ? burst : Math.max(1, tokens), tokens, period);
         }
         if (DECIMAL.matcher(rate).matches()) {
@@ -69,7 +69,15 @@ final class Syntax {
         if (!m.matches()) {
             throw new IllegalArgumentException("not a duration; use e.g. 250ms, 2s or PT0.25S");
         }
-        return unit(m.group(2)).multipliedBy(parseLong(m.group(1), "the duration"));
+        return times(unit(m.group(2)), parseLong(m.group(1), "the duration"));
+    }
+
+    private static Duration times(Duration unit, long count) {
+        try {
+            return unit.multipliedBy(count);
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException("too long a duration");
+        }
     }
 
     static long parseLong(String text, String what) {

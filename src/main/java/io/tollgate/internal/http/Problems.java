@@ -34,7 +34,7 @@ public final class Problems {
     public static String invalidCost(InvalidCostException e) {
         return new StringBuilder(256).append("{\"type\":").append(quote(INVALID_COST))
                 .append(",\"title\":\"Bad Request\",\"status\":400,\"detail\":").append(quote(e.getMessage()))
-                .append(",\"rule\":").append(quote(String.valueOf(e.rule())))
+                .append(e.rule() == null ? "" : ",\"rule\":" + quote(e.rule()))
                 .append(",\"source\":").append(quote(e.source())).append('}').toString();
     }
 

@@ -10,7 +10,12 @@ public final class RuleCheck {
     private final String key;
     private final Decision decision;
 
-    RuleCheck(RuleConfig rule, String key, Decision decision) {
+    /** @return the check of {@code rule} for {@code key} that decided {@code decision} */
+    public static RuleCheck of(RuleConfig rule, String key, Decision decision) {
+        return new RuleCheck(rule, key, decision);
+    }
+
+    private RuleCheck(RuleConfig rule, String key, Decision decision) {
         this.rule = rule;
         this.key = key;
         this.decision = decision;

@@ -6,9 +6,10 @@ import java.util.Locale;
 
 /**
  * Finds the client's address. The TCP peer, unless the peer is a trusted proxy: then the
- * forwarding chain ({@code Forwarded} if present, else {@code X-Forwarded-For}) is walked from the
- * right, past every trusted proxy, to the first address a trusted proxy saw. Entries to the left of
- * that, which the client could have written itself, are never used.
+ * forwarding chain of the header the proxies write ({@code X-Forwarded-For} by default, or
+ * {@code Forwarded}; never both, or a client could pick its key through the other) is walked from
+ * the right, past every trusted proxy, to the first address a trusted proxy saw. Entries to the
+ * left of that, which the client could have written itself, are never used.
  */
 public final class ClientAddress {
 
@@ -25,10 +26,7 @@ public final class ClientAddress {
         if (proxies.isEmpty() || !proxies.contains(peer)) {
             return peer;
         }
-        List<String> chain = forwarded(request);
-        if (chain.isEmpty()) {
-            chain = xForwardedFor(request);
-        }
+        List<String> chain = proxies.header() == TrustedProxies.Header.FORWARDED ? forwarded(request) : xForwardedFor(request);
         String address = peer;
         for (int i = chain.size() - 1; i >= 0 && proxies.contains(address); i--) {
             address = canonical(chain.get(i));
@@ -68,6 +66,9 @@ public final class ClientAddress {
                     if (eq > 0 && pair.substring(0, eq).trim().toLowerCase(Locale.ROOT).equals("for")) {
                         forValue = pair.substring(eq + 1).trim();
                     }
+                }
+                if (forValue.isEmpty()) {
+                    continue; // an element that names no client (only proto, host, by)
                 }
                 if (forValue.length() >= 2 && forValue.startsWith("\"") && forValue.endsWith("\"")) {
                     forValue = forValue.substring(1, forValue.length() - 1);

@@ -78,15 +78,29 @@ public final class CostSpec {
             return defaultCost;
         }
         String raw = values.get(0);
-        String problem = values.size() > 1 ? "sent " + values.size() + " times; send it once" : check(raw.trim());
+        String value = trimSpaces(raw);
+        String problem = values.size() > 1 ? "sent " + values.size() + " times; send it once" : check(value);
         if (problem == null) {
-            return Long.parseLong(raw.trim());
+            return Long.parseLong(value);
         }
         if (rejectInvalid) {
             String shown = raw.length() > MAX_SHOWN ? raw.substring(0, MAX_SHOWN) + "..." : raw;
             throw new InvalidCostException(source.toString(), printable(shown), problem);
         }
         return defaultCost;
+    }
+
+    /** Only spaces and tabs, the whitespace HTTP allows around a value; control characters stay and are refused. */
+    private static String trimSpaces(String value) {
+        int start = 0;
+        int end = value.length();
+        while (start < end && (value.charAt(start) == ' ' || value.charAt(start) == '\t')) {
+            start++;
+        }
+        while (end > start && (value.charAt(end - 1) == ' ' || value.charAt(end - 1) == '\t')) {
+            end--;
+        }
+        return value.substring(start, end);
     }
 
     private String check(String value) {
@@ -134,7 +148,8 @@ public final class CostSpec {
         StringBuilder out = new StringBuilder(value.length());
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
-            out.append(c < ' ' || c == 127 ? '?' : c);
+            boolean hidden = Character.isISOControl(c) || Character.getType(c) == Character.FORMAT;
+            out.append(hidden ? '?' : c);
         }
         return out.toString();
     }

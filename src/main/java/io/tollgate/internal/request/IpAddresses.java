@@ -17,6 +17,9 @@ final class IpAddresses {
         if (text.indexOf(':') < 0) {
             return parseV4(text);
         }
+        if (text.charAt(0) != ':' && Character.digit(text.charAt(0), 16) < 0) {
+            return null; // InetAddress would take it for a host name and look it up
+        }
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             boolean ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == ':' || c == '.';

@@ -32,7 +32,7 @@ public final class MatchSpec {
         List<Condition> conditions = new ArrayList<>();
         for (String raw : text.split(",", -1)) {
             String condition = raw.trim();
-            int eq = condition.lastIndexOf('=');
+            int eq = condition.indexOf('=');
             Source source = eq <= 0 ? null
                     : Source.parse(condition.substring(0, eq), Source.Kind.HEADER, Source.Kind.QUERY, Source.Kind.JWT, Source.Kind.PRINCIPAL);
             String expected = eq <= 0 ? "" : condition.substring(eq + 1).trim();

@@ -25,7 +25,8 @@ public final class PathPattern {
             throw new IllegalArgumentException("'" + trimmed + "' must start with '/'");
         }
         StringBuilder regex = new StringBuilder();
-        String[] segments = trimmed.substring(1).split("/", -1);
+        String body = trimmed.length() > 1 && trimmed.endsWith("/") ? trimmed.substring(0, trimmed.length() - 1) : trimmed;
+        String[] segments = body.substring(1).split("/", -1);
         for (int i = 0; i < segments.length; i++) {
             String segment = segments[i];
             if (segment.equals("**")) {

@@ -10,15 +10,38 @@ import java.util.List;
  */
 public final class TrustedProxies {
 
+    /** The header the trusted proxies append the client address to; only that one is read. */
+    public enum Header {
+        /** {@code X-Forwarded-For: client, proxy1} (nginx, HAProxy, cloud load balancers). */
+        X_FORWARDED_FOR,
+        /** RFC 7239 {@code Forwarded: for=client, for=proxy1}. */
+        FORWARDED
+    }
+
     /** Trusts nobody: the client address is always the TCP peer. */
-    public static final TrustedProxies NONE = new TrustedProxies(List.of(), "");
+    public static final TrustedProxies NONE = new TrustedProxies(List.of(), "", Header.X_FORWARDED_FOR);
 
     private final List<Range> ranges;
     private final String text;
+    private final Header header;
 
-    private TrustedProxies(List<Range> ranges, String text) {
+    private TrustedProxies(List<Range> ranges, String text, Header header) {
         this.ranges = ranges;
         this.text = text;
+        this.header = header;
+    }
+
+    /**
+     * @return these proxies, read from {@code header} instead. A client can write either header
+     *         itself; reading only the one the proxies maintain keeps it from choosing its own key.
+     */
+    public TrustedProxies withHeader(Header header) {
+        return ranges.isEmpty() ? this : new TrustedProxies(ranges, text, header);
+    }
+
+    /** @return the header the proxies write */
+    public Header header() {
+        return header;
     }
 
     /**
@@ -52,7 +75,8 @@ public final class TrustedProxies {
             }
             ranges.add(new Range(address, prefix));
         }
-        return ranges.isEmpty() ? NONE : new TrustedProxies(Collections.unmodifiableList(ranges), String.join(", ", entries));
+        return ranges.isEmpty() ? NONE
+                : new TrustedProxies(Collections.unmodifiableList(ranges), String.join(", ", entries), Header.X_FORWARDED_FOR);
     }
 
     /** @return whether the literal address {@code ip} is trusted */

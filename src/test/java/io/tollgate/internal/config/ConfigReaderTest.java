@@ -495,7 +495,7 @@ class ConfigReaderTest {
     @Test
     void refusesAnUnknownGlobalProperty() {
         String known = "unknown property; known ones are tollgate.rules.<name>.<attribute> and tollgate.headers, "
-                + "tollgate.retry-after.jitter, tollgate.trusted-proxies, tollgate.store, tollgate.store.timeout, "
+                + "tollgate.retry-after.jitter, tollgate.trusted-proxies, tollgate.trusted-proxies.header, tollgate.store, tollgate.store.timeout, "
                 + "tollgate.memory.max-entries, tollgate.hazelcast.map, tollgate.hazelcast.max-entries-per-member, "
                 + "tollgate.hazelcast.backup-count, tollgate.hazelcast.jndi-name, tollgate.hazelcast.client.addresses, "
                 + "tollgate.hazelcast.client.config, tollgate.hazelcast.cluster-name, tollgate.hazelcast.config, "
@@ -504,6 +504,16 @@ class ConfigReaderTest {
         assertThat(problems("tollgate.header", "legacy", "tollgate.hazelcast.backups", "2")).containsExactly(
                 "tollgate.header = 'legacy': " + known,
                 "tollgate.hazelcast.backups = '2': " + known);
+    }
+
+    @Test
+    void readsTheHeaderTheTrustedProxiesWrite() {
+        assertThat(read("tollgate.trusted-proxies", "10.0.0.0/8").trustedProxies().header())
+                .isEqualTo(io.tollgate.internal.request.TrustedProxies.Header.X_FORWARDED_FOR);
+        assertThat(read("tollgate.trusted-proxies", "10.0.0.0/8", "tollgate.trusted-proxies.header", "forwarded")
+                .trustedProxies().header()).isEqualTo(io.tollgate.internal.request.TrustedProxies.Header.FORWARDED);
+        assertThat(problems("tollgate.trusted-proxies", "10.0.0.0/8", "tollgate.trusted-proxies.header", "via")).containsExactly(
+                "tollgate.trusted-proxies.header = 'via': must be one of x-forwarded-for, forwarded");
     }
 
     @Test
@@ -1014,7 +1024,8 @@ class ConfigReaderTest {
     void aSingleProblemIsCountedInTheSingular() {
         assertThatThrownBy(() -> read("tollgate.store", "redis"))
                 .isInstanceOf(InvalidConfigurationException.class)
-                .hasMessage("Invalid Tollgate configuration (1 problem):\n  tollgate.store = 'redis': must be one of hazelcast, memory");
+                .hasMessage("Invalid Tollgate configuration (1 problem):\n"
+                        + "  tollgate.store = 'redis': must be one of hazelcast, memory");
     }
 
     @Test

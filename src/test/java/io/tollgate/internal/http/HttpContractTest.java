@@ -19,7 +19,6 @@ import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import java.io.StringReader;
-import java.lang.reflect.Constructor;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,16 +70,8 @@ class HttpContractTest {
         return RULES.rule(name);
     }
 
-    /** RuleCheck is made by the limiter, whose constructor is package-private; the test makes its own. */
     private static RuleCheck check(RuleConfig rule, String key, Decision decision) {
-        try {
-            Constructor<RuleCheck> constructor = RuleCheck.class.getDeclaredConstructor(RuleConfig.class, String.class,
-                    Decision.class);
-            constructor.setAccessible(true);
-            return constructor.newInstance(rule, key, decision);
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError(e);
-        }
+        return RuleCheck.of(rule, key, decision);
     }
 
     private static RuleCheck allowed(String rule, long remaining, long limit, int limitIndex, long resetAfterMicros) {

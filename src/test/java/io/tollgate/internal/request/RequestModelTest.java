@@ -723,6 +723,7 @@ class RequestModelTest {
     class ClientAddresses {
 
         private final TrustedProxies trusted = proxies("10.0.0.0/8");
+        private final TrustedProxies forwardedTrusted = trusted.withHeader(TrustedProxies.Header.FORWARDED);
 
         @Test
         void withoutTrustedProxiesItIsAlwaysThePeer() {
@@ -784,39 +785,42 @@ class RequestModelTest {
         }
 
         @Test
-        void prefersForwardedToXForwardedFor() {
+        void readsOnlyTheHeaderTheProxiesWrite() {
             FakeRequest r = request().from("10.0.0.1").header("Forwarded", "for=198.51.100.9")
                     .header("X-Forwarded-For", "198.51.100.7");
-            assertThat(ClientAddress.of(r, trusted)).isEqualTo("198.51.100.9");
+            assertThat(ClientAddress.of(r, trusted)).isEqualTo("198.51.100.7");
+            assertThat(ClientAddress.of(r, trusted.withHeader(TrustedProxies.Header.FORWARDED))).isEqualTo("198.51.100.9");
+            // a client behind an X-Forwarded-For proxy cannot choose its key with a Forwarded header of its own
+            FakeRequest spoof = request().from("10.0.0.1").header("Forwarded", "for=1.1.1.1").header("X-Forwarded-For", "198.51.100.7");
+            assertThat(ClientAddress.of(spoof, trusted)).isEqualTo("198.51.100.7");
         }
 
         @Test
         void readsForwardedWithQuotedIpv6AndPorts() {
             String forwarded = "for=192.0.2.60;proto=http;by=203.0.113.43, for=\"[2001:db8:cafe::17]:4711\"";
             FakeRequest r = request().from("10.0.0.1").header("Forwarded", forwarded);
-            assertThat(ClientAddress.of(r, trusted)).isEqualTo("2001:db8:cafe::17");
-            assertThat(ClientAddress.of(r, proxies("10.0.0.0/8", "2001:db8:cafe::/48"))).isEqualTo("192.0.2.60");
+            assertThat(ClientAddress.of(r, forwardedTrusted)).isEqualTo("2001:db8:cafe::17");
+            assertThat(ClientAddress.of(r, proxies("10.0.0.0/8", "2001:db8:cafe::/48").withHeader(TrustedProxies.Header.FORWARDED)))
+                    .isEqualTo("192.0.2.60");
         }
 
         @Test
         void readsForwardedParametersInAnyOrderAndCase() {
             FakeRequest r = request().from("10.0.0.1")
                     .header("Forwarded", "proto=https; For=\"198.51.100.7:4711\" ;by=10.0.0.1", "FOR = 10.0.0.2");
-            assertThat(ClientAddress.of(r, trusted)).isEqualTo("198.51.100.7");
+            assertThat(ClientAddress.of(r, forwardedTrusted)).isEqualTo("198.51.100.7");
             FakeRequest bracketed = request().from("10.0.0.1").header("Forwarded", "for=\"[2001:DB8:0:0:0:0:0:7]\"");
-            assertThat(ClientAddress.of(bracketed, trusted)).isEqualTo("2001:db8::7");
+            assertThat(ClientAddress.of(bracketed, forwardedTrusted)).isEqualTo("2001:db8::7");
         }
 
-        /**
-         * BUG: a trusted proxy that sends {@code Forwarded} without a {@code for} parameter (only
-         * {@code proto}/{@code host}) makes every client "" (one shared bucket), and the
-         * {@code X-Forwarded-For} it also sent is ignored.
-         */
+        /** A {@code Forwarded} header that names no client (only {@code proto}/{@code host}) does not hide {@code X-Forwarded-For}. */
         @Test
         void aForwardedHeaderWithoutForDoesNotHideXForwardedFor() {
             FakeRequest r = request().from("10.0.0.1").header("Forwarded", "proto=https;host=example.com")
                     .header("X-Forwarded-For", "198.51.100.7");
             assertThat(ClientAddress.of(r, trusted)).isEqualTo("198.51.100.7");
+            // and read as the proxies' header it names no hop: the trusted peer is the client
+            assertThat(ClientAddress.of(r, forwardedTrusted)).isEqualTo("10.0.0.1");
         }
 
         @Test
@@ -828,9 +832,9 @@ class RequestModelTest {
         @Test
         void aHopThatIsNotAnAddressEndsTheWalkAndIsShortened() {
             FakeRequest unknown = request().from("10.0.0.1").header("Forwarded", "for=unknown");
-            assertThat(ClientAddress.of(unknown, trusted)).isEqualTo("unknown");
+            assertThat(ClientAddress.of(unknown, forwardedTrusted)).isEqualTo("unknown");
             FakeRequest obfuscated = request().from("10.0.0.1").header("Forwarded", "for=\"_hidden\", for=10.0.0.2");
-            assertThat(ClientAddress.of(obfuscated, trusted)).isEqualTo("_hidden");
+            assertThat(ClientAddress.of(obfuscated, forwardedTrusted)).isEqualTo("_hidden");
             String huge = "g".repeat(1000);
             FakeRequest garbage = request().from("10.0.0.1").header("X-Forwarded-For", "198.51.100.7, " + huge);
             assertThat(ClientAddress.of(garbage, trusted)).isEqualTo("g".repeat(64));
@@ -853,7 +857,7 @@ class RequestModelTest {
             String spoofed = IntStream.range(0, 10_000).mapToObj(i -> "for=198.51.100.1").collect(Collectors.joining(", "));
             String proxiesPart = IntStream.rangeClosed(1, 32).mapToObj(i -> "for=10.0.2." + i).collect(Collectors.joining(", "));
             FakeRequest r = request().from("10.0.0.1").header("Forwarded", spoofed + ", " + proxiesPart);
-            assertThat(ClientAddress.of(r, trusted)).isEqualTo("10.0.2.1");
+            assertThat(ClientAddress.of(r, forwardedTrusted)).isEqualTo("10.0.2.1");
         }
 
         @Test
