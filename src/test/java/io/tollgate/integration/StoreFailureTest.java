@@ -11,7 +11,13 @@ import io.tollgate.app.SearchResource;
 import io.tollgate.testing.HazelcastTestCluster;
 import io.tollgate.testing.TestApp;
 import java.net.http.HttpResponse;
+import com.hazelcast.map.EntryProcessor;
+import com.hazelcast.map.IMap;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -63,6 +69,72 @@ class StoreFailureTest {
             assertFailureBehaviour(app);
         } finally {
             cluster.close();
+        }
+    }
+
+    /**
+     * A partition thread held busy: the request's decision cannot run. The request is answered by
+     * the policy once the timeout passes, while the store is still stuck, never held until it frees.
+     */
+    @Test
+    void aStoreThatDoesNotAnswerInTimeIsAnsweredByThePolicyWhileStillStuck() throws Exception {
+        HazelcastTestCluster cluster = HazelcastTestCluster.start(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (TestApp app = app().hazelcast(cluster.member(0)).property("tollgate.store.timeout", "300ms").start()) {
+            IMap<String, long[]> map = cluster.member(0).getMap("tollgate-buckets");
+            // every decision of this one-member cluster waits behind a processor on its partition thread
+            int partitions = cluster.member(0).getPartitionService().getPartitions().size();
+            List<CompletionStage<Object>> blockers = new ArrayList<>();
+            for (int partition = 0; partition < partitions; partition++) {
+                String key = keyOfPartition(cluster, partition);
+                blockers.add(map.submitToKey(key, new Blocker(release)));
+            }
+            HttpResponse<String> open = app.get("search?q=stuck");
+            HttpResponse<String> closed = app.post("items");
+            Decision async = app.bean(RateLimiter.class).tryAcquireAsync("search", "k", 1).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            assertThat(release.getCount()).as("the store is still stuck").isEqualTo(1);
+            assertThat(open.statusCode()).isEqualTo(200);
+            assertThat(closed.statusCode()).isEqualTo(429);
+            assertThat(async.storeUnavailable()).isTrue();
+            release.countDown();
+            for (CompletionStage<Object> blocker : blockers) {
+                blocker.toCompletableFuture().get(30, TimeUnit.SECONDS);
+            }
+            // and once it answers again, so does Tollgate
+            assertThat(app.get("search?q=unstuck").statusCode()).isEqualTo(200);
+            assertThat(app.get("search?q=unstuck").statusCode()).isEqualTo(429);
+        } finally {
+            release.countDown();
+            cluster.close();
+        }
+    }
+
+    private static String keyOfPartition(HazelcastTestCluster cluster, int partition) {
+        for (int i = 0; ; i++) {
+            String key = "blocker-" + i;
+            if (cluster.member(0).getPartitionService().getPartition(key).getPartitionId() == partition) {
+                return key;
+            }
+        }
+    }
+
+    /** Holds its partition thread until released (at most 60 s). */
+    static final class Blocker implements EntryProcessor<String, long[], Object> {
+        private static final long serialVersionUID = 1L;
+        private final transient CountDownLatch release;
+
+        Blocker(CountDownLatch release) {
+            this.release = release;
+        }
+
+        @Override
+        public Object process(Map.Entry<String, long[]> entry) {
+            try {
+                release.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return null;
         }
     }
 

@@ -127,7 +127,13 @@ public class TollgateExtension implements Extension {
         try {
             store = openStore(config, beans);
             warmUp(store, config);
-            tollgate = new Tollgate(config, store, resolvers);
+            Tollgate running = new Tollgate(config, store, resolvers);
+            for (AnnotatedType<?> type : annotatedTypes) {
+                for (AnnotatedMethod<?> method : type.getMethods()) {
+                    running.binding(type.getJavaClass(), method.getJavaMember()); // resolved now, not on first call
+                }
+            }
+            tollgate = running;
         } catch (Exception | LinkageError e) {
             if (store != null) {
                 store.close();
@@ -183,7 +189,7 @@ public class TollgateExtension implements Extension {
             throw new IllegalStateException("com.hazelcast:hazelcast is not on the class path; add it to the application "
                     + "(5.3.8 to 5.7.0), use a server that provides it, or set tollgate.store=memory for a single instance");
         }
-        return io.tollgate.internal.hazelcast.HazelcastStores.open(config.hazelcast(), beans);
+        return io.tollgate.internal.hazelcast.HazelcastStores.open(config.hazelcast(), config.storeTimeout(), beans);
     }
 
     private static String describe(Throwable e) {

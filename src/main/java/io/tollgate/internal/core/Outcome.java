@@ -75,8 +75,19 @@ public final class Outcome {
         return new long[] {allowed ? 1 : 0, limitIndex, remaining, resetAfterMicros, retryAfterMicros};
     }
 
-    /** @return the outcome encoded by {@link #toWire()} (without state) */
+    /** @return the answer of a decision that reached the owner after its caller's deadline, and was not applied */
+    public static long[] expiredWire() {
+        return new long[] {-1};
+    }
+
+    /**
+     * @return the outcome encoded by {@link #toWire()} (without state)
+     * @throws IllegalStateException if the decision came too late to be applied ({@link #expiredWire()})
+     */
     public static Outcome fromWire(long[] wire) {
+        if (wire != null && wire.length == 1 && wire[0] == -1) {
+            throw new IllegalStateException("the decision reached the store after its deadline and was not applied");
+        }
         if (wire == null || wire.length != WIRE_LENGTH) {
             throw new IllegalArgumentException("malformed outcome");
         }

@@ -28,28 +28,39 @@ class BucketProcessor implements EntryProcessor<String, long[], long[]>, DataSer
 
     private long[] spec;
     private long cost;
+    private long deadline;
     private transient Clock clock = Clock.SYSTEM;
+    private transient HazelcastInstance member;
     private transient StateBackup backup;
 
     BucketProcessor() {
     }
 
-    BucketProcessor(TokenBucket bucket, long cost) {
+    BucketProcessor(TokenBucket bucket, long cost, long deadline) {
         this.spec = bucket.spec();
         this.cost = cost;
+        this.deadline = deadline;
     }
 
-    static BucketProcessor create(TokenBucket bucket, long cost, boolean identified) {
-        return identified ? new Identified(bucket, cost) : new BucketProcessor(bucket, cost);
+    /**
+     * @param deadline cluster time (ms) after which the decision must not be applied, because its
+     *                 caller no longer waits; 0 for none
+     */
+    static BucketProcessor create(TokenBucket bucket, long cost, long deadline, boolean identified) {
+        return identified ? new Identified(bucket, cost, deadline) : new BucketProcessor(bucket, cost, deadline);
     }
 
     @Override
     public void setHazelcastInstance(HazelcastInstance member) {
+        this.member = member;
         this.clock = MemberClock.of(member);
     }
 
     @Override
     public long[] process(Map.Entry<String, long[]> entry) {
+        if (deadline != 0 && member != null && member.getCluster().getClusterTime() > deadline) {
+            return Outcome.expiredWire();
+        }
         Outcome outcome = TokenBucket.fromSpec(spec).tryConsume(entry.getValue(), cost, clock.nowMicros());
         long[] state = outcome.newState();
         if (state != null) {
@@ -69,12 +80,14 @@ class BucketProcessor implements EntryProcessor<String, long[], long[]>, DataSer
     public void writeData(ObjectDataOutput out) throws IOException {
         out.writeLongArray(spec);
         out.writeLong(cost);
+        out.writeLong(deadline);
     }
 
     @Override
     public void readData(ObjectDataInput in) throws IOException {
         spec = in.readLongArray();
         cost = in.readLong();
+        deadline = in.readLong();
     }
 
     /** The same processor, read by type id where {@link TollgateSerialization} is registered. */
@@ -83,8 +96,8 @@ class BucketProcessor implements EntryProcessor<String, long[], long[]>, DataSer
         Identified() {
         }
 
-        Identified(TokenBucket bucket, long cost) {
-            super(bucket, cost);
+        Identified(TokenBucket bucket, long cost, long deadline) {
+            super(bucket, cost, deadline);
         }
 
         @Override

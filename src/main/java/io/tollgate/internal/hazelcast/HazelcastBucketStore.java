@@ -1,10 +1,12 @@
 package io.tollgate.internal.hazelcast;
 
+import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.store.BucketStore;
+import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
@@ -26,6 +28,7 @@ public final class HazelcastBucketStore implements BucketStore {
     private final HazelcastInstance hazelcast;
     private final String mapName;
     private final boolean identified;
+    private final long timeoutMillis;
     private volatile IMap<String, long[]> map;
 
     /**
@@ -35,15 +38,27 @@ public final class HazelcastBucketStore implements BucketStore {
      *                   processors can travel by type id rather than by class name
      */
     public HazelcastBucketStore(HazelcastInstance hazelcast, String mapName, boolean identified) {
+        this(hazelcast, mapName, identified, Duration.ZERO);
+    }
+
+    /**
+     * @param timeout how long callers wait for a decision. On a member, whose cluster clock is kept
+     *                in step with the others, each decision carries the deadline and the owner drops
+     *                it unapplied if it only gets to run later: a caller that gave up is not charged.
+     *                (A client has no such clock; there a late decision is still applied.)
+     */
+    public HazelcastBucketStore(HazelcastInstance hazelcast, String mapName, boolean identified, Duration timeout) {
         this.hazelcast = hazelcast;
         this.mapName = mapName;
         this.identified = identified;
+        this.timeoutMillis = hazelcast.getLocalEndpoint() instanceof Member ? timeout.toMillis() : 0;
     }
 
     @Override
     public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
         bucket.checkCost(cost);
-        return map().submitToKey(key, BucketProcessor.create(bucket, cost, identified))
+        long deadline = timeoutMillis == 0 ? 0 : hazelcast.getCluster().getClusterTime() + timeoutMillis;
+        return map().submitToKey(key, BucketProcessor.create(bucket, cost, deadline, identified))
                 .thenApplyAsync(Outcome::fromWire, IN_PLACE);
     }
 

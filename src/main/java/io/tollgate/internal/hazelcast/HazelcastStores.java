@@ -26,6 +26,7 @@ import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.util.AnnotationLiteral;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
@@ -53,18 +54,18 @@ public final class HazelcastStores {
     }
 
     /** Opens the store; the caller closes it when the application stops. */
-    public static BucketStore open(HazelcastSettings settings, BeanManager beans) throws IOException {
+    public static BucketStore open(HazelcastSettings settings, Duration timeout, BeanManager beans) throws IOException {
         MapConfig mapConfig = BucketMapConfig.create(settings.mapName(), settings.maxEntriesPerMember(), settings.backupCount());
         HazelcastInstance produced = produced(beans);
         if (produced != null) {
             LOG.info("Tollgate keeps its buckets in the application's @TollgateHazelcast instance, map " + settings.mapName());
-            return borrowed(produced, settings, mapConfig, "the application's instance");
+            return borrowed(produced, settings, mapConfig, timeout, "the application's instance");
         }
         HazelcastInstance server = settings.jndiName().map(HazelcastStores::lookup).orElse(null);
         if (server != null) {
             LOG.info("Tollgate keeps its buckets in the server's Hazelcast instance (" + settings.jndiName().get()
                     + "), map " + settings.mapName());
-            return borrowed(server, settings, mapConfig, "the server's instance");
+            return borrowed(server, settings, mapConfig, timeout, "the server's instance");
         }
         if (settings.clientMode()) {
             // registered before the client starts, so the first connection cannot be missed
@@ -89,7 +90,7 @@ public final class HazelcastStores {
             }
             LOG.info("Tollgate keeps its buckets in an external Hazelcast cluster, as a client, map " + settings.mapName());
             return new Owned(client, new HazelcastBucketStore(client, settings.mapName(),
-                    settings.serialization() == HazelcastSettings.Serialization.IDENTIFIED));
+                    settings.serialization() == HazelcastSettings.Serialization.IDENTIFIED, timeout));
         }
         Config config = memberConfig(settings, mapConfig);
         HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
@@ -97,10 +98,11 @@ public final class HazelcastStores {
                 + " (cluster '" + config.getClusterName() + "', " + member.getCluster().getMembers().size() + " member(s)), map "
                 + settings.mapName());
         return new Owned(member, new HazelcastBucketStore(member, settings.mapName(),
-                settings.serialization() != HazelcastSettings.Serialization.DATA_SERIALIZABLE));
+                settings.serialization() != HazelcastSettings.Serialization.DATA_SERIALIZABLE, timeout));
     }
 
-    private static BucketStore borrowed(HazelcastInstance instance, HazelcastSettings settings, MapConfig mapConfig, String what) {
+    private static BucketStore borrowed(HazelcastInstance instance, HazelcastSettings settings, MapConfig mapConfig,
+            Duration timeout, String what) {
         addMapConfig(instance, mapConfig);
         boolean identified;
         switch (settings.serialization()) {
@@ -114,7 +116,7 @@ public final class HazelcastStores {
                 identified = factoryRegistered(instance);
         }
         LOG.fine(() -> "Processors sent to " + what + (identified ? " by type id" : " by class name"));
-        return new HazelcastBucketStore(instance, settings.mapName(), identified);
+        return new HazelcastBucketStore(instance, settings.mapName(), identified, timeout);
     }
 
     private static boolean factoryRegistered(HazelcastInstance instance) {
