@@ -9,7 +9,10 @@ import io.tollgate.internal.config.RuleDefaults;
 import io.tollgate.internal.config.StoreType;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.core.Clock;
+import io.tollgate.internal.store.BatchingBucketStore;
 import io.tollgate.internal.store.BucketStore;
+import io.tollgate.internal.store.CoalescingStore;
+import io.tollgate.internal.store.DenialCache;
 import io.tollgate.internal.store.InMemoryBucketStore;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
@@ -189,7 +192,9 @@ public class TollgateExtension implements Extension {
             throw new IllegalStateException("com.hazelcast:hazelcast is not on the class path; add it to the application "
                     + "(5.3.8 to 5.7.0), use a server that provides it, or set tollgate.store=memory for a single instance");
         }
-        return io.tollgate.internal.hazelcast.HazelcastStores.open(config.hazelcast(), config.storeTimeout(), beans);
+        BatchingBucketStore hazelcast = io.tollgate.internal.hazelcast.HazelcastStores.open(config.hazelcast(), config.storeTimeout(), beans);
+        BucketStore store = config.hazelcast().coalescing() ? new CoalescingStore(hazelcast) : hazelcast;
+        return config.denialCache() ? new DenialCache(store, config.denialCacheMaxEntries()) : store;
     }
 
     private static String describe(Throwable e) {

@@ -44,11 +44,14 @@ public final class ConfigReader {
     static final String STORE = "tollgate.store";
     static final String STORE_TIMEOUT = "tollgate.store.timeout";
     static final String MEMORY_MAX_ENTRIES = "tollgate.memory.max-entries";
+    static final String DENIAL_CACHE = "tollgate.denial-cache";
+    static final String DENIAL_CACHE_MAX_ENTRIES = "tollgate.denial-cache.max-entries";
     static final String HZ = "tollgate.hazelcast.";
     static final List<String> GLOBALS = List.of(HEADERS, JITTER, TRUSTED_PROXIES, FORWARDED_HEADER, STORE, STORE_TIMEOUT, MEMORY_MAX_ENTRIES,
+            DENIAL_CACHE, DENIAL_CACHE_MAX_ENTRIES,
             HZ + "map", HZ + "max-entries-per-member", HZ + "backup-count", HZ + "jndi-name", HZ + "client.addresses",
             HZ + "client.config", HZ + "cluster-name", HZ + "config", HZ + "interface", HZ + "port", HZ + "members",
-            HZ + "serialization");
+            HZ + "serialization", HZ + "coalescing");
 
     static final Duration DEFAULT_STORE_TIMEOUT = Duration.ofMillis(250);
     static final Duration MAX_STORE_TIMEOUT = Duration.ofSeconds(60);
@@ -102,7 +105,9 @@ public final class ConfigReader {
                 choice(STORE, StoreType.HAZELCAST, StoreType.values()),
                 storeTimeout(),
                 (int) whole(MEMORY_MAX_ENTRIES, 100_000, 1, Integer.MAX_VALUE),
-                hazelcast());
+                hazelcast(),
+                bool(DENIAL_CACHE, true),
+                (int) whole(DENIAL_CACHE_MAX_ENTRIES, 100_000, 1, Integer.MAX_VALUE));
         problems.throwIfAny();
         return config;
     }
@@ -331,6 +336,10 @@ public final class ConfigReader {
         return values[Arrays.asList(names).indexOf(chosen)];
     }
 
+    private boolean bool(String property, boolean fallback) {
+        return choice(property, fallback ? "true" : "false", "true", "false").equals("true");
+    }
+
     private double jitter() {
         Optional<String> text = settings.get(JITTER);
         if (text.isEmpty()) {
@@ -401,7 +410,8 @@ public final class ConfigReader {
                 settings.get(HZ + "interface").map(String::trim).filter(s -> !s.isEmpty()).orElse("127.0.0.1"),
                 (int) whole(HZ + "port", 5701, 1, 65535),
                 members,
-                choice(HZ + "serialization", HazelcastSettings.Serialization.AUTO, HazelcastSettings.Serialization.values()));
+                choice(HZ + "serialization", HazelcastSettings.Serialization.AUTO, HazelcastSettings.Serialization.values()),
+                bool(HZ + "coalescing", true));
     }
 
     private static boolean isHostAndPort(String address) {

@@ -21,10 +21,11 @@ public final class HazelcastSettings {
     private final int port;
     private final List<String> members;
     private final Serialization serialization;
+    private final boolean coalescing;
 
     HazelcastSettings(String mapName, int maxEntriesPerMember, int backupCount, Optional<String> jndiName,
             List<String> clientAddresses, Optional<String> clientConfig, String clusterName, Optional<String> memberConfig,
-            String bindInterface, int port, List<String> members, Serialization serialization) {
+            String bindInterface, int port, List<String> members, Serialization serialization, boolean coalescing) {
         this.mapName = mapName;
         this.maxEntriesPerMember = maxEntriesPerMember;
         this.backupCount = backupCount;
@@ -37,6 +38,7 @@ public final class HazelcastSettings {
         this.port = port;
         this.members = List.copyOf(members);
         this.serialization = serialization;
+        this.coalescing = coalescing;
     }
 
     public String mapName() {
@@ -94,5 +96,10 @@ public final class HazelcastSettings {
 
     public Serialization serialization() {
         return serialization;
+    }
+
+    /** @return whether concurrent requests on one key from this member share one round trip */
+    public boolean coalescing() {
+        return coalescing;
     }
 }

@@ -19,10 +19,12 @@ public final class TollgateConfig {
     private final Duration storeTimeout;
     private final int memoryMaxEntries;
     private final HazelcastSettings hazelcast;
+    private final boolean denialCache;
+    private final int denialCacheMaxEntries;
 
     TollgateConfig(Map<String, RuleConfig> rules, HeaderStyle headerStyle, double retryAfterJitter,
             TrustedProxies trustedProxies, StoreType storeType, Duration storeTimeout, int memoryMaxEntries,
-            HazelcastSettings hazelcast) {
+            HazelcastSettings hazelcast, boolean denialCache, int denialCacheMaxEntries) {
         this.rules = Collections.unmodifiableMap(rules);
         List<RuleConfig> withPaths = new ArrayList<>();
         for (RuleConfig rule : rules.values()) {
@@ -38,6 +40,17 @@ public final class TollgateConfig {
         this.storeTimeout = storeTimeout;
         this.memoryMaxEntries = memoryMaxEntries;
         this.hazelcast = hazelcast;
+        this.denialCache = denialCache;
+        this.denialCacheMaxEntries = denialCacheMaxEntries;
+    }
+
+    /** @return whether recent denials are answered on this member without asking the store */
+    public boolean denialCache() {
+        return denialCache;
+    }
+
+    public int denialCacheMaxEntries() {
+        return denialCacheMaxEntries;
     }
 
     /** @return every rule by name, in name order */

@@ -70,9 +70,46 @@ public final class Outcome {
                 resetAfterMicros, retryAfterMicros);
     }
 
+    /** @return several outcomes, five longs each, one after the other */
+    public static long[] toWire(Outcome[] outcomes) {
+        long[] wire = new long[outcomes.length * WIRE_LENGTH];
+        for (int i = 0; i < outcomes.length; i++) {
+            System.arraycopy(outcomes[i].toWire(), 0, wire, i * WIRE_LENGTH, WIRE_LENGTH);
+        }
+        return wire;
+    }
+
+    /**
+     * @return the outcomes encoded by {@link #toWire(Outcome[])}
+     * @throws IllegalStateException if the decisions came too late to be applied
+     */
+    public static Outcome[] fromWireAll(long[] wire) {
+        if (wire != null && wire.length == 1 && wire[0] == -1) {
+            fromWire(wire);
+        }
+        if (wire == null || wire.length % WIRE_LENGTH != 0) {
+            throw new IllegalArgumentException("malformed outcomes");
+        }
+        Outcome[] outcomes = new Outcome[wire.length / WIRE_LENGTH];
+        for (int i = 0; i < outcomes.length; i++) {
+            int o = i * WIRE_LENGTH;
+            outcomes[i] = new Outcome(wire[o] == 1, (int) wire[o + 1], wire[o + 2], wire[o + 3], wire[o + 4], null, 0);
+        }
+        return outcomes;
+    }
+
     /** @return the decision without the state, as five longs */
     public long[] toWire() {
         return new long[] {allowed ? 1 : 0, limitIndex, remaining, resetAfterMicros, retryAfterMicros};
+    }
+
+    /**
+     * A denial answered from a recent one without asking the store: the same numbers, aged by
+     * {@code elapsedMicros}.
+     */
+    public Outcome aged(long elapsedMicros) {
+        return new Outcome(allowed, limitIndex, remaining, Math.max(0, resetAfterMicros - elapsedMicros),
+                Math.max(0, retryAfterMicros - elapsedMicros), null, 0);
     }
 
     /** @return the answer of a decision that reached the owner after its caller's deadline, and was not applied */

@@ -152,6 +152,27 @@ public final class TokenBucket {
                 fullAfter + ahead);
     }
 
+    /**
+     * Decides several requests on one bucket at the same instant, in order, each seeing the state
+     * the previous ones left: exactly as if they had arrived one after another.
+     *
+     * @param outcomes filled with one outcome per cost (their {@link Outcome#newState()} is not meaningful)
+     * @return the state to store, or {@code null} if none of them changed it
+     */
+    public long[] tryConsumeAll(long[] state, long[] costs, long now, Outcome[] outcomes) {
+        long[] current = state;
+        boolean changed = false;
+        for (int i = 0; i < costs.length; i++) {
+            Outcome outcome = tryConsume(current, costs[i], now);
+            outcomes[i] = outcome;
+            if (outcome.newState() != null) {
+                current = outcome.newState();
+                changed = true;
+            }
+        }
+        return changed ? current : null;
+    }
+
     /** The capacity in tokens of limit {@code index}. */
     public long burst(int index) {
         return spec[index * SPEC_STRIDE] / spec[index * SPEC_STRIDE + 2];

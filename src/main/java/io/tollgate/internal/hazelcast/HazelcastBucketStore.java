@@ -5,21 +5,22 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
-import io.tollgate.internal.store.BucketStore;
+import io.tollgate.internal.store.BatchingBucketStore;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * Buckets in a Hazelcast IMap, decided by {@link BucketProcessor}: one round trip per decision,
  * atomic on the owning partition, on the owner's clock. Works with a member or a client instance.
  */
-public final class HazelcastBucketStore implements BucketStore {
+public final class HazelcastBucketStore implements BatchingBucketStore {
 
-    /**
-     * Decodes the five-long answer on the thread that received it. Hazelcast's default for
-     * callbacks is the common pool, which on a 2-core machine means a new thread per callback.
-     */
     private static final Executor IN_PLACE = Runnable::run;
 
     private static final int WARM_UP_KEYS = 64;
@@ -57,20 +58,53 @@ public final class HazelcastBucketStore implements BucketStore {
     @Override
     public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
         bucket.checkCost(cost);
-        long deadline = timeoutMillis == 0 ? 0 : hazelcast.getCluster().getClusterTime() + timeoutMillis;
-        return map().submitToKey(key, BucketProcessor.create(bucket, cost, deadline, identified))
-                .thenApplyAsync(Outcome::fromWire, IN_PLACE);
+        return decoded(map().submitToKey(key, BucketProcessor.create(bucket, cost, deadline(0), identified)), Outcome::fromWire);
     }
 
-    /** Sends a read-only check (cost 0) to keys spread over the partitions, so every member is ready. */
+    @Override
+    public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long waitedNanos) {
+        for (long cost : costs) {
+            bucket.checkCost(cost);
+        }
+        return decoded(map().submitToKey(key, BatchProcessor.create(bucket, costs, deadline(waitedNanos), identified)),
+                Outcome::fromWireAll);
+    }
+
+    /** @return the cluster time after which the owner must not apply the decision, or 0 */
+    private long deadline(long waitedNanos) {
+        return timeoutMillis == 0 ? 0 : hazelcast.getCluster().getClusterTime() + timeoutMillis - waitedNanos / 1_000_000;
+    }
+
+    /**
+     * Decodes the answer on the thread that received it, into a plain {@link CompletableFuture}:
+     * Hazelcast's own futures run callbacks on the common pool, which on a 2-core machine means a
+     * new thread per callback.
+     */
+    private static <T> CompletionStage<T> decoded(CompletionStage<long[]> invocation, Function<long[], T> decoder) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        invocation.whenCompleteAsync((wire, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(failure);
+                return;
+            }
+            try {
+                result.complete(decoder.apply(wire));
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        }, IN_PLACE);
+        return result;
+    }
+
+    /** Sends read-only checks (cost 0), single and batched, to keys spread over the partitions, so every member is ready. */
     @Override
     public void warmUp(TokenBucket bucket) throws Exception {
-        java.util.List<java.util.concurrent.CompletableFuture<Outcome>> pending = new java.util.ArrayList<>();
+        List<CompletableFuture<?>> pending = new ArrayList<>();
         for (int i = 0; i < WARM_UP_KEYS; i++) {
-            pending.add(acquire("tollgate-warm-up:" + i, bucket, 0).toCompletableFuture());
+            String key = "tollgate-warm-up:" + i;
+            pending.add((i % 2 == 0 ? acquire(key, bucket, 0) : acquireAll(key, bucket, new long[] {0, 0}, 0)).toCompletableFuture());
         }
-        java.util.concurrent.CompletableFuture.allOf(pending.toArray(new java.util.concurrent.CompletableFuture<?>[0]))
-                .get(WARM_UP_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+        CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).get(WARM_UP_SECONDS, TimeUnit.SECONDS);
     }
 
     /** @return the IMap behind this store; looked up on first use (a client may not be connected yet) */

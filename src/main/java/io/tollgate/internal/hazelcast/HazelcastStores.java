@@ -20,7 +20,7 @@ import io.tollgate.TollgateHazelcast;
 import io.tollgate.internal.config.HazelcastSettings;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
-import io.tollgate.internal.store.BucketStore;
+import io.tollgate.internal.store.BatchingBucketStore;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.util.AnnotationLiteral;
@@ -54,7 +54,7 @@ public final class HazelcastStores {
     }
 
     /** Opens the store; the caller closes it when the application stops. */
-    public static BucketStore open(HazelcastSettings settings, Duration timeout, BeanManager beans) throws IOException {
+    public static BatchingBucketStore open(HazelcastSettings settings, Duration timeout, BeanManager beans) throws IOException {
         MapConfig mapConfig = BucketMapConfig.create(settings.mapName(), settings.maxEntriesPerMember(), settings.backupCount());
         HazelcastInstance produced = produced(beans);
         if (produced != null) {
@@ -67,6 +67,7 @@ public final class HazelcastStores {
                     + "), map " + settings.mapName());
             return borrowed(server, settings, mapConfig, timeout, "the server's instance");
         }
+        CallbackExecutor.avoidThreadPerCallback(); // for the instance Tollgate starts below
         if (settings.clientMode()) {
             // registered before the client starts, so the first connection cannot be missed
             CountDownLatch connected = new CountDownLatch(1);
@@ -101,7 +102,7 @@ public final class HazelcastStores {
                 settings.serialization() != HazelcastSettings.Serialization.DATA_SERIALIZABLE, timeout));
     }
 
-    private static BucketStore borrowed(HazelcastInstance instance, HazelcastSettings settings, MapConfig mapConfig,
+    private static BatchingBucketStore borrowed(HazelcastInstance instance, HazelcastSettings settings, MapConfig mapConfig,
             Duration timeout, String what) {
         addMapConfig(instance, mapConfig);
         boolean identified;
@@ -232,7 +233,7 @@ public final class HazelcastStores {
     }
 
     /** A store over an instance Tollgate created, shut down with the store. */
-    private static final class Owned implements BucketStore {
+    private static final class Owned implements BatchingBucketStore {
         private final HazelcastInstance instance;
         private final HazelcastBucketStore store;
 
@@ -244,6 +245,11 @@ public final class HazelcastStores {
         @Override
         public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
             return store.acquire(key, bucket, cost);
+        }
+
+        @Override
+        public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long waitedNanos) {
+            return store.acquireAll(key, bucket, costs, waitedNanos);
         }
 
         @Override

@@ -19,6 +19,7 @@ public final class TollgateSerialization implements DataSerializableFactory {
     public static final int FACTORY_ID = 0x746F6C6C;
     static final int BUCKET_PROCESSOR = 1;
     static final int STATE_BACKUP = 2;
+    static final int BATCH_PROCESSOR = 3;
 
     /** Adds the factory to a member's or client's serialization configuration. */
     public static SerializationConfig register(SerializationConfig config) {
@@ -38,6 +39,8 @@ public final class TollgateSerialization implements DataSerializableFactory {
                 return new BucketProcessor.Identified();
             case STATE_BACKUP:
                 return new StateBackup.Identified();
+            case BATCH_PROCESSOR:
+                return new BatchProcessor.Identified();
             default:
                 return null;
         }

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * once they would be full again; at most {@code maxEntries} buckets are kept, and when a new key
  * arrives at the bound an arbitrary bucket is dropped (it restarts full).
  */
-public final class InMemoryBucketStore implements BucketStore {
+public final class InMemoryBucketStore implements BatchingBucketStore {
 
     private static final int SWEEP_EVERY = 4096;
 
@@ -59,6 +59,24 @@ public final class InMemoryBucketStore implements BucketStore {
             return new Entry(outcome.newState(), now + outcome.fullAfterMicros());
         });
         return result[0];
+    }
+
+    @Override
+    public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long waitedNanos) {
+        for (long cost : costs) {
+            bucket.checkCost(cost);
+        }
+        Outcome[] outcomes = new Outcome[costs.length];
+        if (buckets.size() >= maxEntries && !buckets.containsKey(key)) {
+            makeRoom();
+        }
+        buckets.compute(key, (k, entry) -> {
+            long now = clock.nowMicros();
+            long[] state = entry == null || entry.expiresAt <= now ? null : entry.state;
+            long[] next = bucket.tryConsumeAll(state, costs, now, outcomes);
+            return next == null ? entry : new Entry(next, now + outcomes[outcomes.length - 1].fullAfterMicros());
+        });
+        return CompletableFuture.completedFuture(outcomes);
     }
 
     /** @return the number of buckets held, expired ones included until the next sweep */

@@ -496,11 +496,11 @@ class ConfigReaderTest {
     void refusesAnUnknownGlobalProperty() {
         String known = "unknown property; known ones are tollgate.rules.<name>.<attribute> and tollgate.headers, "
                 + "tollgate.retry-after.jitter, tollgate.trusted-proxies, tollgate.trusted-proxies.header, tollgate.store, tollgate.store.timeout, "
-                + "tollgate.memory.max-entries, tollgate.hazelcast.map, tollgate.hazelcast.max-entries-per-member, "
+                + "tollgate.memory.max-entries, tollgate.denial-cache, tollgate.denial-cache.max-entries, tollgate.hazelcast.map, tollgate.hazelcast.max-entries-per-member, "
                 + "tollgate.hazelcast.backup-count, tollgate.hazelcast.jndi-name, tollgate.hazelcast.client.addresses, "
                 + "tollgate.hazelcast.client.config, tollgate.hazelcast.cluster-name, tollgate.hazelcast.config, "
                 + "tollgate.hazelcast.interface, tollgate.hazelcast.port, tollgate.hazelcast.members, "
-                + "tollgate.hazelcast.serialization";
+                + "tollgate.hazelcast.serialization, tollgate.hazelcast.coalescing";
         assertThat(problems("tollgate.header", "legacy", "tollgate.hazelcast.backups", "2")).containsExactly(
                 "tollgate.header = 'legacy': " + known,
                 "tollgate.hazelcast.backups = '2': " + known);

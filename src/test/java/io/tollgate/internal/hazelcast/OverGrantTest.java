@@ -19,7 +19,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import io.tollgate.internal.store.CoalescingStore;
+import io.tollgate.internal.store.DenialCache;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -46,13 +49,16 @@ class OverGrantTest {
         cluster.clock().set(cluster.clock().nowMicros());
     }
 
-    @Test
-    void sixtyFourThreadsOnThreeMembersNeverGetMoreThanBurstPlusRateTimesElapsed() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"one call per decision", "coalescing and denial cache"})
+    void sixtyFourThreadsOnThreeMembersNeverGetMoreThanBurstPlusRateTimesElapsed(String variant) throws Exception {
         TokenBucket bucket = TokenBucket.of(Limit.of(10, 10, Duration.ofSeconds(1)));
         String key = BucketKeys.of("over-grant", UUID.randomUUID().toString());
+        boolean optimized = variant.startsWith("coalescing");
         List<BucketStore> stores = new ArrayList<>();
         for (var member : cluster.members()) {
-            stores.add(new HazelcastBucketStore(member, BucketMapConfig.DEFAULT_MAP_NAME, true));
+            HazelcastBucketStore plain = new HazelcastBucketStore(member, BucketMapConfig.DEFAULT_MAP_NAME, true);
+            stores.add(optimized ? new DenialCache(new CoalescingStore(plain), 1_000) : plain);
         }
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
         CountDownLatch start = new CountDownLatch(1);
@@ -85,6 +91,7 @@ class OverGrantTest {
             callers.add(result.get(60, TimeUnit.SECONDS));
         }
         pool.shutdownNow();
+        stores.forEach(BucketStore::close);
 
         long allowed = callers.stream().mapToLong(c -> c.allowed).sum();
         long total = callers.stream().mapToLong(c -> c.total).sum();
@@ -99,7 +106,7 @@ class OverGrantTest {
         double inner = (lastSent - firstReceived) / 1e9;
         long most = (long) Math.floor(10 + 10 * outer);
         long least = (long) Math.floor(10 + 10 * inner) - 1;
-        System.out.printf("over-grant test: members=%d threads=%d elapsed=%.3fs (decisions spanned at least %.3fs) "
+        System.out.printf("over-grant test (" + variant + "): members=%d threads=%d elapsed=%.3fs (decisions spanned at least %.3fs) "
                 + "decisions=%d allowed=%d burst+rate*elapsed=%d over_grant=%.2f%% throughput=%.0f decisions/s%n",
                 stores.size(), THREADS, outer, inner, total, allowed, most,
                 Math.max(0, allowed - most) * 100.0 / most, total / outer);

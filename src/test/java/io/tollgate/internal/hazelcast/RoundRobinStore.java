@@ -21,4 +21,9 @@ final class RoundRobinStore implements BucketStore {
     public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
         return stores.get(Math.floorMod(next.getAndIncrement(), stores.size())).acquire(key, bucket, cost);
     }
+
+    @Override
+    public void close() {
+        stores.forEach(BucketStore::close);
+    }
 }

@@ -46,6 +46,11 @@ public abstract class BucketStoreContract {
         t0 = clock().set(1_800_000_000L * SECOND).nowMicros();
     }
 
+    @org.junit.jupiter.api.AfterEach
+    void closeStore() {
+        store().close();
+    }
+
     protected String key(String name) {
         return BucketKeys.of("contract", prefix + "-" + name);
     }

@@ -1,0 +1,95 @@
+package io.tollgate.it;
+
+import io.tollgate.sample.SampleApplication;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+
+/**
+ * The WARs of the suite: the sample application (src/main) with Tollgate in WEB-INF/lib and a
+ * {@code META-INF/microprofile-config.properties} of the test's choosing. On Open Liberty the WAR also
+ * bundles Hazelcast (Tollgate starts an embedded member); on Payara it does not (Tollgate uses Payara's
+ * own Data Grid through JNDI {@code payara/Hazelcast}).
+ */
+public final class Deployments {
+
+    /** Set per failsafe execution: payara | liberty. */
+    public static final String SERVER = System.getProperty("it.server", "payara");
+
+    private Deployments() {
+    }
+
+    public static boolean isLiberty() {
+        return "liberty".equals(SERVER);
+    }
+
+    /** The sample application as packaged, with its own configuration (the demo's). */
+    public static WebArchive sampleAsShipped(String name) {
+        return war(name, read(Path.of("src/main/resources/META-INF/microprofile-config.properties")));
+    }
+
+    /** The sample application with the suite's rules (configs/contract.properties). */
+    public static WebArchive contract(String name) {
+        return war(name, contractConfig(Map.of()));
+    }
+
+    /**
+     * The suite's rules with some properties replaced, added (a value) or removed (a {@code null} value).
+     */
+    public static String contractConfig(Map<String, String> changes) {
+        List<String> lines = new ArrayList<>();
+        for (String line : read(Path.of("src/test/resources/configs/contract.properties")).split("\n")) {
+            int eq = line.indexOf('=');
+            String key = line.startsWith("#") || eq < 0 ? null : line.substring(0, eq).trim();
+            if (key == null || !changes.containsKey(key)) {
+                lines.add(line);
+            }
+        }
+        lines.add("");
+        lines.add("# changed by the test");
+        for (Map.Entry<String, String> change : new LinkedHashMap<>(changes).entrySet()) {
+            if (change.getValue() != null) {
+                lines.add(change.getKey() + "=" + change.getValue());
+            }
+        }
+        return String.join("\n", lines) + "\n";
+    }
+
+    public static WebArchive war(String name, String microprofileConfig) {
+        WebArchive war = ShrinkWrap.create(WebArchive.class, name + ".war")
+                .addPackage(SampleApplication.class.getPackage())
+                .addAsResource(new StringAsset(microprofileConfig), "META-INF/microprofile-config.properties")
+                .addAsWebInfResource(new File("src/main/webapp/WEB-INF/beans.xml"), "beans.xml")
+                .addAsLibraries(jar("it.tollgate.jar"));
+        if (isLiberty()) {
+            war.addAsLibraries(jar("it.hazelcast.jar"));
+        }
+        return war;
+    }
+
+    private static File jar(String property) {
+        String path = System.getProperty(property);
+        if (path == null || !new File(path).isFile()) {
+            throw new IllegalStateException("system property " + property + " does not name a jar: " + path
+                    + " (run the tests through Maven: failsafe sets it)");
+        }
+        return new File(path);
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

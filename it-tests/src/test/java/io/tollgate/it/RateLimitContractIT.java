@@ -1,0 +1,284 @@
+package io.tollgate.it;
+
+import static io.tollgate.it.Http.contentType;
+import static io.tollgate.it.Http.describe;
+import static io.tollgate.it.Http.get;
+import static io.tollgate.it.Http.header;
+import static io.tollgate.it.Http.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.JsonObject;
+import java.net.URL;
+import java.net.http.HttpResponse;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The HTTP contract (README "HTTP contract"), over HTTP, on a real server: the sample application with the
+ * rules of configs/contract.properties (refill per hour, so that no count depends on timing; one bucket
+ * per test through a fresh X-Api-Key or tenant).
+ */
+@ExtendWith(ArquillianExtension.class)
+class RateLimitContractIT {
+
+    private static final String PROBLEM_JSON = "application/problem+json";
+    private static final String RATE_LIMITED = "urn:tollgate:problem:rate-limited";
+    private static final String INVALID_COST = "urn:tollgate:problem:invalid-cost";
+    private static final long HOUR = 3600;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.contract("contract");
+    }
+
+    @ArquillianResource
+    URL base;
+
+    private static String freshKey() {
+        return "key-" + UUID.randomUUID();
+    }
+
+    @Test
+    void servesOnTheLoopbackInterface() {
+        assertTrue(base.getHost().equals("127.0.0.1") || base.getHost().equals("localhost"), "not loopback: " + base);
+    }
+
+    @Test
+    void theBurstPassesThenA429WithRetryAfterHeadersAndProblemBody() {
+        String key = freshKey();
+        Bucket bucket = new Bucket();
+        for (int i = 1; i <= 3; i++) {
+            HttpResponse<String> ok = get(base, "api/search?q=tea", "X-Api-Key", key);
+            assertEquals(200, ok.statusCode(), describe(ok));
+            assertEquals("results for tea", ok.body());
+            assertEquals("\"search\";q=3;w=10800", header(ok, "RateLimit-Policy"), describe(ok));
+            bucket.assertRateLimit(ok, "search", 3 - i, i * HOUR);
+            assertNull(header(ok, "Retry-After"), describe(ok));
+        }
+
+        HttpResponse<String> denied = get(base, "api/search?q=tea", "X-Api-Key", key);
+        assertEquals(429, denied.statusCode(), describe(denied));
+        assertEquals(PROBLEM_JSON, contentType(denied).orElse(null), describe(denied));
+        assertEquals("\"search\";q=3;w=10800", header(denied, "RateLimit-Policy"), describe(denied));
+        bucket.assertRateLimit(denied, "search", 0, 3 * HOUR);
+        long retryAfter = bucket.assertRetryAfter(denied, HOUR);
+
+        JsonObject problem = json(denied);
+        assertEquals(RATE_LIMITED, problem.getString("type"), denied.body());
+        assertEquals("Too Many Requests", problem.getString("title"), denied.body());
+        assertEquals(429, problem.getInt("status"), denied.body());
+        assertEquals("search", problem.getString("rule"), denied.body());
+        assertEquals(3, problem.getInt("limit"), denied.body());
+        assertEquals(0, problem.getInt("remaining"), denied.body());
+        assertEquals(retryAfter, problem.getJsonNumber("retryAfter").longValueExact(), denied.body());
+        assertTrue(problem.getString("detail").contains("Retry after " + retryAfter + " s"), denied.body());
+
+        // and it stays denied
+        assertEquals(429, get(base, "api/search?q=tea", "X-Api-Key", key).statusCode());
+    }
+
+    @Test
+    void eachKeyHasItsOwnBucket() {
+        String spent = freshKey();
+        for (int i = 0; i < 3; i++) {
+            assertEquals(200, get(base, "api/search?q=a", "X-Api-Key", spent).statusCode());
+        }
+        assertEquals(429, get(base, "api/search?q=a", "X-Api-Key", spent).statusCode());
+
+        String other = freshKey();
+        Bucket bucket = new Bucket();
+        HttpResponse<String> ok = get(base, "api/search?q=a", "X-Api-Key", other);
+        assertEquals(200, ok.statusCode(), describe(ok));
+        bucket.assertRateLimit(ok, "search", 2, HOUR);
+    }
+
+    @Test
+    void statedCostsAreChargedExactly() {
+        String key = freshKey();
+        Bucket bucket = new Bucket();
+        HttpResponse<String> four = upload(key, "4");
+        assertEquals(200, four.statusCode(), describe(four));
+        assertEquals("stored 4 characters", four.body());
+        assertEquals("\"uploads\";q=10;w=36000", header(four, "RateLimit-Policy"), describe(four));
+        bucket.assertRateLimit(four, "uploads", 6, 4 * HOUR);
+
+        HttpResponse<String> five = upload(key, "5");
+        assertEquals(200, five.statusCode(), describe(five));
+        bucket.assertRateLimit(five, "uploads", 1, 9 * HOUR);
+
+        // no header: default-cost 2, one token left
+        HttpResponse<String> byDefault = upload(key);
+        assertEquals(429, byDefault.statusCode(), describe(byDefault));
+        bucket.assertRateLimit(byDefault, "uploads", 1, 9 * HOUR);
+        JsonObject problem = json(byDefault);
+        assertEquals(RATE_LIMITED, problem.getString("type"));
+        assertEquals("uploads", problem.getString("rule"));
+        assertEquals(10, problem.getInt("limit"));
+        assertEquals(1, problem.getInt("remaining"));
+        long retryAfter = bucket.assertRetryAfter(byDefault, HOUR); // the second token is an hour away
+        assertEquals(retryAfter, problem.getJsonNumber("retryAfter").longValueExact());
+
+        HttpResponse<String> one = upload(key, "1");
+        assertEquals(200, one.statusCode(), describe(one));
+        bucket.assertRateLimit(one, "uploads", 0, 10 * HOUR);
+        assertEquals(429, upload(key, "1").statusCode());
+    }
+
+    @Test
+    void badCostsAreRejectedWith400AndChargeNothing() {
+        String key = freshKey();
+        String[][] badValues = {{"-1"}, {"1.5"}, {"NaN"}, {"6"}, {"0"}, {"1e3"}, {"abc"}, {"1", "1"}};
+        for (String[] values : badValues) {
+            HttpResponse<String> bad = upload(key, values);
+            String what = "X-Request-Weight " + String.join(" + ", values) + ": " + describe(bad);
+            assertEquals(400, bad.statusCode(), what);
+            assertEquals(PROBLEM_JSON, contentType(bad).orElse(null), what);
+            JsonObject problem = json(bad);
+            assertEquals(INVALID_COST, problem.getString("type"), what);
+            assertEquals(400, problem.getInt("status"), what);
+            assertEquals("uploads", problem.getString("rule"), what);
+            assertTrue(problem.getString("detail").toLowerCase().contains("x-request-weight"), what);
+            assertNull(header(bad, "Retry-After"), what);
+        }
+        // nothing was charged: the whole burst is still there
+        Bucket bucket = new Bucket();
+        HttpResponse<String> five = upload(key, "5");
+        assertEquals(200, five.statusCode(), describe(five));
+        bucket.assertRateLimit(five, "uploads", 5, 5 * HOUR);
+    }
+
+    @Test
+    void theRejectedCostIsNamedInTheProblem() {
+        HttpResponse<String> bad = upload(freshKey(), "1.5");
+        assertEquals(400, bad.statusCode(), describe(bad));
+        JsonObject problem = json(bad);
+        assertEquals("header:x-request-weight", problem.getString("source").toLowerCase(), bad.body());
+        assertTrue(problem.getString("detail").contains("'1.5'"), bad.body());
+    }
+
+    @Test
+    void tiersApplyTheRuleOfThePlan() {
+        String key = freshKey();
+        Bucket free = new Bucket();
+        for (int i = 1; i <= 2; i++) {
+            HttpResponse<String> ok = get(base, "api/plans", "X-Api-Key", key, "X-Plan", "free");
+            assertEquals(200, ok.statusCode(), describe(ok));
+            assertEquals("content for the free plan", ok.body());
+            assertEquals("\"free-plan\";q=2;w=7200", header(ok, "RateLimit-Policy"), describe(ok));
+            free.assertRateLimit(ok, "free-plan", 2 - i, i * HOUR);
+        }
+        HttpResponse<String> deniedFree = get(base, "api/plans", "X-Api-Key", key, "X-Plan", "free");
+        assertEquals(429, deniedFree.statusCode(), describe(deniedFree));
+        assertEquals("free-plan", json(deniedFree).getString("rule"));
+
+        // the same key on the paid plan: its own rule, its own bucket
+        Bucket paid = new Bucket();
+        for (int i = 1; i <= 5; i++) {
+            HttpResponse<String> ok = get(base, "api/plans", "X-Api-Key", key, "X-Plan", "paid");
+            assertEquals(200, ok.statusCode(), describe(ok));
+            assertEquals("\"paid-plan\";q=5;w=9000", header(ok, "RateLimit-Policy"), describe(ok));
+            paid.assertRateLimit(ok, "paid-plan", 5 - i, i * HOUR / 2);
+        }
+        HttpResponse<String> deniedPaid = get(base, "api/plans", "X-Api-Key", key, "X-Plan", "paid");
+        assertEquals(429, deniedPaid.statusCode(), describe(deniedPaid));
+        assertEquals("paid-plan", json(deniedPaid).getString("rule"));
+        paid.assertRetryAfter(deniedPaid, HOUR / 2);
+
+        // no plan: neither rule applies
+        for (int i = 0; i < 5; i++) {
+            HttpResponse<String> none = get(base, "api/plans", "X-Api-Key", key);
+            assertEquals(200, none.statusCode(), describe(none));
+            assertNull(header(none, "RateLimit-Policy"), describe(none));
+            assertNull(header(none, "RateLimit"), describe(none));
+        }
+    }
+
+    @Test
+    void shadowModeNeverRejectsAndAdvertisesNothing() {
+        String key = freshKey();
+        for (int i = 0; i < 5; i++) { // the rule allows 1
+            HttpResponse<String> ok = get(base, "api/recommendations", "X-Api-Key", key);
+            assertEquals(200, ok.statusCode(), describe(ok));
+            assertEquals("you may also like: green tea", ok.body());
+            assertNull(header(ok, "RateLimit-Policy"), describe(ok));
+            assertNull(header(ok, "RateLimit"), describe(ok));
+            assertNull(header(ok, "Retry-After"), describe(ok));
+        }
+    }
+
+    @Test
+    void aRateLimitedCdiServiceIsLimitedPerKeyArgumentAndMappedTo429() {
+        String tenant = "tenant-" + UUID.randomUUID();
+        Bucket bucket = new Bucket();
+        for (int i = 1; i <= 2; i++) {
+            HttpResponse<String> ok = get(base, "api/reports/" + tenant);
+            assertEquals(200, ok.statusCode(), describe(ok));
+            assertEquals("report for " + tenant, ok.body());
+            assertEquals("\"reports\";q=2;w=7200", header(ok, "RateLimit-Policy"), describe(ok));
+            bucket.assertRateLimit(ok, "reports", 2 - i, i * HOUR);
+        }
+        HttpResponse<String> denied = get(base, "api/reports/" + tenant);
+        assertEquals(429, denied.statusCode(), describe(denied));
+        assertEquals(PROBLEM_JSON, contentType(denied).orElse(null), describe(denied));
+        long retryAfter = bucket.assertRetryAfter(denied, HOUR);
+        JsonObject problem = json(denied);
+        assertEquals(RATE_LIMITED, problem.getString("type"));
+        assertEquals(429, problem.getInt("status"));
+        assertEquals("reports", problem.getString("rule"));
+        assertEquals(2, problem.getInt("limit"));
+        assertEquals(0, problem.getInt("remaining"));
+        assertEquals(retryAfter, problem.getJsonNumber("retryAfter").longValueExact());
+        assertEquals("\"reports\";q=2;w=7200", header(denied, "RateLimit-Policy"), describe(denied));
+        bucket.assertRateLimit(denied, "reports", 0, 2 * HOUR);
+
+        // another tenant is not affected
+        HttpResponse<String> other = get(base, "api/reports/other-" + tenant);
+        assertEquals(200, other.statusCode(), describe(other));
+    }
+
+    @Test
+    void aPathRuleLimitsAnUnannotatedEndpoint() {
+        String key = freshKey();
+        Bucket bucket = new Bucket();
+        for (int i = 1; i <= 2; i++) {
+            HttpResponse<String> ok = get(base, "api/items/" + i, "X-Api-Key", key);
+            assertEquals(200, ok.statusCode(), describe(ok));
+            assertEquals("item " + i, ok.body());
+            assertEquals("\"items\";q=2;w=7200", header(ok, "RateLimit-Policy"), describe(ok));
+            bucket.assertRateLimit(ok, "items", 2 - i, i * HOUR);
+        }
+        HttpResponse<String> denied = get(base, "api/items/3", "X-Api-Key", key);
+        assertEquals(429, denied.statusCode(), describe(denied));
+        assertEquals("items", json(denied).getString("rule"));
+        bucket.assertRetryAfter(denied, HOUR);
+    }
+
+    @Test
+    void anEndpointWithoutRulesIsNeverLimited() {
+        for (int i = 0; i < 25; i++) {
+            HttpResponse<String> ok = get(base, "api/status");
+            assertEquals(200, ok.statusCode(), describe(ok));
+            assertEquals("up", ok.body());
+            assertNull(header(ok, "RateLimit-Policy"), describe(ok));
+            assertNull(header(ok, "RateLimit"), describe(ok));
+        }
+    }
+
+    private HttpResponse<String> upload(String key, String... weights) {
+        String[] headers = new String[2 + 2 * weights.length];
+        headers[0] = "X-Api-Key";
+        headers[1] = key;
+        for (int i = 0; i < weights.length; i++) {
+            headers[2 + 2 * i] = "X-Request-Weight";
+            headers[3 + 2 * i] = weights[i];
+        }
+        return Http.post(base, "api/uploads", "data", headers);
+    }
+}

@@ -1,0 +1,67 @@
+package io.tollgate.it;
+
+import static io.tollgate.it.Http.describe;
+import static io.tollgate.it.Http.get;
+import static io.tollgate.it.Http.header;
+import static io.tollgate.it.Http.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URL;
+import java.net.http.HttpResponse;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The sample application with the configuration it ships (the demo's): it deploys, and its search, keyed
+ * by client address with Tollgate's default store timeout, turns 200s into 429s as the demo shows.
+ */
+@ExtendWith(ArquillianExtension.class)
+class SampleApplicationIT {
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.sampleAsShipped("tollgate-sample");
+    }
+
+    @ArquillianResource
+    URL base;
+
+    @Test
+    void searchByClientAddressTurns200sInto429s() {
+        HttpResponse<String> first = get(base, "api/search?q=tea");
+        assertEquals(200, first.statusCode(), describe(first));
+        assertEquals("results for tea", first.body());
+        assertEquals("\"search\";q=5;w=5", header(first, "RateLimit-Policy"), describe(first));
+        assertEquals("\"search\";r=4;t=1", header(first, "RateLimit"), describe(first));
+
+        // 5 at once, one more per second: a quick loop meets a 429 (bounded: 50 requests)
+        HttpResponse<String> denied = null;
+        for (int i = 0; i < 50 && denied == null; i++) {
+            HttpResponse<String> response = get(base, "api/search?q=tea");
+            if (response.statusCode() == 429) {
+                denied = response;
+            } else {
+                assertEquals(200, response.statusCode(), describe(response));
+            }
+        }
+        assertNotNull(denied, "no 429 in 50 requests");
+        long retryAfter = Long.parseLong(header(denied, "Retry-After"));
+        assertTrue(retryAfter >= 1 && retryAfter <= 2, describe(denied)); // at most 1 s, plus up to 50%
+        assertEquals("search", json(denied).getString("rule"));
+        assertEquals(retryAfter, json(denied).getJsonNumber("retryAfter").longValueExact());
+    }
+
+    @Test
+    void statusIsNotLimited() {
+        for (int i = 0; i < 20; i++) {
+            HttpResponse<String> ok = get(base, "api/status");
+            assertEquals(200, ok.statusCode(), describe(ok));
+        }
+    }
+}

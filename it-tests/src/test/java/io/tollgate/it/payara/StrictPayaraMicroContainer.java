@@ -1,0 +1,209 @@
+package io.tollgate.it.payara;
+
+import fish.payara.arquillian.container.payara.managed.PayaraMicroContainerConfiguration;
+import fish.payara.arquillian.container.payara.managed.PayaraMicroDeployableContainer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jboss.arquillian.container.spi.client.container.DeploymentException;
+import org.jboss.arquillian.container.spi.client.protocol.metadata.HTTPContext;
+import org.jboss.arquillian.container.spi.client.protocol.metadata.ProtocolMetaData;
+import org.jboss.shrinkwrap.api.Archive;
+
+/**
+ * Fills three gaps of fish.payara.arquillian:arquillian-payara-micro-managed (3.1):
+ * <ol>
+ * <li>a WAR that fails to deploy is NOT reported: Payara Micro keeps running with "Deployed": [] and the
+ * adapter returns normally. Here: no deployed servlet = failure; the process is stopped and an Arquillian
+ * DeploymentException is thrown whose cause is rebuilt from the server log (e.g.
+ * jakarta.enterprise.inject.spi.DefinitionException: ... tollgate.rules.search.rate = 'ten': not a rate), so
+ * both {@code @ShouldThrowException} and {@code Deployer.deploy} see it;</li>
+ * <li>undeploy only sends SIGTERM (Process.destroy) and returns at once, so the next test class could start a
+ * new Payara Micro on the same ports while the old one is still shutting down. Here: wait for the exit, then
+ * kill -9 after 30 s;</li>
+ * <li>Payara Micro has no options file. Here: a word {@code @file} in {@code extraMicroOptions} is replaced by
+ * the options listed in that file (one or more per line, {@code #} comments; a relative file argument of
+ * {@code --prebootcommandfile} and the like is relative to the file's folder). That is how the tests run with
+ * the production options of server-config/payara/payara-micro.options.</li>
+ * </ol>
+ */
+public class StrictPayaraMicroContainer extends PayaraMicroDeployableContainer {
+
+    private static final Logger LOG = Logger.getLogger(StrictPayaraMicroContainer.class.getName());
+    /** "Exception 0 :\njakarta.enterprise.inject.spi.DeploymentException: msg" as logged by Payara/Weld */
+    private static final Pattern CDI_CAUSE = Pattern.compile(
+            "Exception \\d+ :\\s*\\R([\\w.$]+(?:Exception|Error)): (.*)");
+    private static final Pattern LOADING_FAILED = Pattern.compile("Exception while loading the app : (.*)");
+    /** the text of the first failure, up to its stack trace / the end of the log record */
+    private static final Pattern LOADING_BLOCK = Pattern.compile(
+            "Exception while loading the app : (.*?)(?=\\R\\s+at |\\R\\]\\]|\\R\\R|\\z)", Pattern.DOTALL);
+    /** Payara Micro options whose argument is a file */
+    private static final Set<String> FILE_OPTIONS = Set.of("--prebootcommandfile", "--postbootcommandfile",
+            "--postdeploycommandfile", "--hzconfigfile", "--systemproperties", "--logproperties", "--domainconfig",
+            "--addlibs", "--addjars", "--rootdir");
+
+    @Override
+    public void setup(PayaraMicroContainerConfiguration configuration) {
+        String options = configuration.getExtraMicroOptions();
+        if (options != null) {
+            configuration.setExtraMicroOptions(expandOptionFiles(options));
+        }
+        super.setup(configuration);
+    }
+
+    static String expandOptionFiles(String options) {
+        List<String> out = new ArrayList<>();
+        for (String word : options.trim().split("\\s+")) {
+            if (word.startsWith("@") && word.length() > 1) {
+                out.addAll(readOptions(Path.of(word.substring(1))));
+            } else if (!word.isEmpty()) {
+                out.add(word);
+            }
+        }
+        return String.join(" ", out);
+    }
+
+    private static List<String> readOptions(Path file) {
+        List<String> words = new ArrayList<>();
+        try {
+            for (String line : Files.readAllLines(file)) {
+                String text = line.strip();
+                if (text.isEmpty() || text.startsWith("#")) {
+                    continue;
+                }
+                for (String word : text.split("\\s+")) {
+                    String previous = words.isEmpty() ? "" : words.get(words.size() - 1);
+                    if (FILE_OPTIONS.contains(previous.toLowerCase()) && !Path.of(word).isAbsolute()) {
+                        word = file.toAbsolutePath().getParent().resolve(word).normalize().toString();
+                    }
+                    words.add(word);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the Payara Micro options file " + file, e);
+        }
+        return words;
+    }
+
+    @Override
+    public ProtocolMetaData deploy(Archive<?> archive) throws DeploymentException {
+        long t0 = System.nanoTime();
+        ProtocolMetaData md = super.deploy(archive);
+        String log = field("log", String.class);
+        boolean deployed = md != null && md.getContexts(HTTPContext.class).stream()
+                .anyMatch(c -> !c.getServlets().isEmpty());
+        LOG.info(() -> "[it] Payara Micro boot+deploy of " + archive.getName() + " took "
+                + (System.nanoTime() - t0) / 1_000_000 + " ms, deployed=" + deployed);
+        if (deployed) {
+            return md;
+        }
+        stopAndWait();
+        Throwable cause = rebuildCause(log);
+        String first = LOADING_FAILED.matcher(log == null ? "" : log).results().map(r -> r.group(1)).findFirst()
+                .orElse("no application deployed (see Payara Micro output above)");
+        DeploymentException e = new DeploymentException(
+                "Payara Micro failed to deploy " + archive.getName() + ": " + first
+                        + (cause != null ? " / " + cause.getClass().getName() + ": " + cause.getMessage() : ""));
+        if (cause != null) {
+            e.initCause(cause);
+        }
+        throw e;
+    }
+
+    @Override
+    public void undeploy(Archive<?> archive) throws DeploymentException {
+        super.undeploy(archive); // Process.destroy() = SIGTERM, no wait
+        stopAndWait();
+    }
+
+    private void stopAndWait() {
+        Process p = field("payaraMicroProcess", Process.class);
+        if (p == null) {
+            return;
+        }
+        long t0 = System.nanoTime();
+        try {
+            p.destroy();
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                LOG.warning("[it] Payara Micro pid " + p.pid() + " did not stop in 30 s, killing it");
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException ie) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        LOG.info(() -> "[it] Payara Micro pid " + p.pid() + " stopped in " + (System.nanoTime() - t0) / 1_000_000
+                + " ms (exit " + (p.isAlive() ? "?" : p.exitValue()) + ")");
+    }
+
+    /**
+     * Rebuilds the CDI exception from Payara's log, the way the Liberty arquillian-support feature does:
+     * <ul>
+     * <li>"Exception while loading the app : CDI definition failure:Exception List with 1 exceptions:\nException 0 :\n
+     * jakarta.enterprise.inject.spi.DeploymentException: msg" (AfterBeanDiscovery.addDefinitionError) becomes
+     * jakarta.enterprise.inject.spi.DefinitionException(whole text) caused by the listed exception;</li>
+     * <li>"Exception while loading the app : CDI deployment failure:msg -- cause msg"
+     * (AfterDeploymentValidation.addDeploymentProblem) becomes jakarta.enterprise.inject.spi.DeploymentException(msg).</li>
+     * </ul>
+     * Anything else becomes a RuntimeException with the logged text.
+     */
+    static Throwable rebuildCause(String log) {
+        if (log == null) {
+            return null;
+        }
+        Matcher m = LOADING_BLOCK.matcher(log);
+        if (!m.find()) {
+            return null;
+        }
+        String text = m.group(1).trim();
+        Throwable inner = null;
+        Matcher listed = CDI_CAUSE.matcher(text);
+        if (listed.find()) {
+            inner = instantiate(listed.group(1), listed.group(2).trim(), null);
+        }
+        if (text.startsWith("CDI definition failure:")) {
+            return instantiate("jakarta.enterprise.inject.spi.DefinitionException",
+                    text.substring("CDI definition failure:".length()), inner);
+        }
+        if (text.startsWith("CDI deployment failure:")) {
+            return instantiate("jakarta.enterprise.inject.spi.DeploymentException",
+                    text.substring("CDI deployment failure:".length()), inner);
+        }
+        return instantiate("java.lang.RuntimeException", text, inner);
+    }
+
+    private static Throwable instantiate(String type, String msg, Throwable cause) {
+        Throwable t;
+        try {
+            Class<?> c = Class.forName(type, false, StrictPayaraMicroContainer.class.getClassLoader());
+            Constructor<?> k = c.getConstructor(String.class);
+            t = (Throwable) k.newInstance(msg);
+        } catch (ReflectiveOperationException | ClassCastException | LinkageError ex) {
+            t = new RuntimeException(type + ": " + msg);
+        }
+        if (cause != null) {
+            t.initCause(cause);
+        }
+        return t;
+    }
+
+    private <T> T field(String name, Class<T> type) {
+        try {
+            Field f = PayaraMicroDeployableContainer.class.getDeclaredField(name);
+            f.setAccessible(true);
+            return type.cast(f.get(this));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("arquillian-payara-micro-managed changed: no field " + name, e);
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.tollgate.internal.store;
+
+import io.tollgate.internal.core.Outcome;
+import io.tollgate.internal.core.TokenBucket;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+/**
+ * The local denial cache. After the store denies a request of cost {@code c} with a retry-after of
+ * {@code t}, this member denies further requests for that key costing at least {@code c} by itself
+ * until {@code t} has passed on its monotonic clock, counted from when the answer arrived. The owner
+ * decided before the answer arrived and only consumption can happen meanwhile, so the bucket really
+ * does lack those tokens for at least that long: the cache can only err toward denying, and a flood
+ * on one key stays on this member. Cheaper requests, and every request after {@code t}, ask the store.
+ */
+public final class DenialCache implements BucketStore {
+
+    private final BucketStore store;
+    private final LongSupplier nanoTime;
+    private final int maxEntries;
+    private final ConcurrentHashMap<String, Denial> denials = new ConcurrentHashMap<>();
+
+    public DenialCache(BucketStore store, int maxEntries) {
+        this(store, maxEntries, System::nanoTime);
+    }
+
+    /** @param nanoTime a monotonic clock in nanoseconds */
+    public DenialCache(BucketStore store, int maxEntries, LongSupplier nanoTime) {
+        this.store = store;
+        this.maxEntries = maxEntries;
+        this.nanoTime = nanoTime;
+    }
+
+    @Override
+    public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
+        bucket.checkCost(cost);
+        Denial denial = denials.get(key);
+        if (denial != null && cost > 0) {
+            long now = nanoTime.getAsLong();
+            if (now - denial.untilNanos < 0 && cost >= denial.cost && denial.bucket.equals(bucket)) {
+                return CompletableFuture.completedFuture(denial.outcome.aged((now - denial.arrivedNanos) / 1_000));
+            }
+            if (now - denial.untilNanos >= 0) {
+                denials.remove(key, denial);
+            }
+        }
+        return store.acquire(key, bucket, cost).thenApply(outcome -> {
+            if (!outcome.allowed() && outcome.retryAfterMicros() > 0) {
+                remember(key, bucket, cost, outcome);
+            }
+            return outcome;
+        });
+    }
+
+    private void remember(String key, TokenBucket bucket, long cost, Outcome outcome) {
+        long now = nanoTime.getAsLong();
+        if (denials.size() >= maxEntries) {
+            denials.values().removeIf(d -> now - d.untilNanos >= 0);
+            if (denials.size() >= maxEntries) {
+                return; // full of live denials: the store keeps answering
+            }
+        }
+        denials.merge(key, new Denial(bucket, cost, outcome, now, now + outcome.retryAfterMicros() * 1_000),
+                (old, fresh) -> fresh.cost <= old.cost || fresh.untilNanos - old.untilNanos > 0 ? fresh : old);
+    }
+
+    /** @return the number of denials held (for tests) */
+    int size() {
+        return denials.size();
+    }
+
+    @Override
+    public void warmUp(TokenBucket bucket) throws Exception {
+        store.warmUp(bucket);
+    }
+
+    @Override
+    public void close() {
+        denials.clear();
+        store.close();
+    }
+
+    private static final class Denial {
+        final TokenBucket bucket;
+        final long cost;
+        final Outcome outcome;
+        final long arrivedNanos;
+        final long untilNanos;
+
+        Denial(TokenBucket bucket, long cost, Outcome outcome, long arrivedNanos, long untilNanos) {
+            this.bucket = bucket;
+            this.cost = cost;
+            this.outcome = outcome;
+            this.arrivedNanos = arrivedNanos;
+            this.untilNanos = untilNanos;
+        }
+    }
+}

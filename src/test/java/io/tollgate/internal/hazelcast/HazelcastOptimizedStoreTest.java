@@ -1,0 +1,40 @@
+package io.tollgate.internal.hazelcast;
+
+import io.tollgate.internal.store.BucketStore;
+import io.tollgate.internal.store.BucketStoreContract;
+import io.tollgate.internal.store.CoalescingStore;
+import io.tollgate.internal.store.DenialCache;
+import io.tollgate.testing.HazelcastTestCluster;
+import io.tollgate.testing.SharedCluster;
+import io.tollgate.testing.TestClock;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The store contract with the denial cache and coalescing on, as Tollgate runs by default, on each member. */
+@Tag("hazelcast")
+@ExtendWith(SharedCluster.class)
+class HazelcastOptimizedStoreTest extends BucketStoreContract {
+
+    private final HazelcastTestCluster cluster;
+    private final BucketStore store;
+
+    HazelcastOptimizedStoreTest(HazelcastTestCluster cluster) {
+        this.cluster = cluster;
+        TestClock clock = cluster.clock();
+        this.store = new RoundRobinStore(cluster.members().stream()
+                .map(m -> new DenialCache(new CoalescingStore(new HazelcastBucketStore(m, BucketMapConfig.DEFAULT_MAP_NAME, true)),
+                        1_000, () -> clock.nowMicros() * 1_000))
+                .collect(Collectors.toList()));
+    }
+
+    @Override
+    protected BucketStore store() {
+        return store;
+    }
+
+    @Override
+    protected TestClock clock() {
+        return cluster.clock();
+    }
+}

@@ -1,0 +1,150 @@
+package io.tollgate.internal.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tollgate.internal.core.Limit;
+import io.tollgate.internal.core.Outcome;
+import io.tollgate.internal.core.TokenBucket;
+import io.tollgate.testing.TestClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** What coalescing and the denial cache save, counted in calls that reach the store. */
+class OptimizationsTest {
+
+    private final TestClock clock = TestClock.atRealTime();
+
+    @Test
+    void theDenialCacheAnswersAFloodLocallyUntilTheRetryAfterHasPassed() throws Exception {
+        CountingStore counting = new CountingStore(new InMemoryBucketStore(clock, 1_000));
+        DenialCache cache = new DenialCache(counting, 100, () -> clock.nowMicros() * 1_000);
+        TokenBucket bucket = TokenBucket.of(Limit.of(5, 1, Duration.ofSeconds(1)));
+        assertThat(acquire(cache, "k", bucket, 5).allowed()).isTrue();
+        Outcome first = acquire(cache, "k", bucket, 2);
+        assertThat(first.allowed()).isFalse();
+        assertThat(first.retryAfterMicros()).isEqualTo(2_000_000);
+        long before = counting.calls.get();
+        for (int i = 0; i < 10_000; i++) {
+            assertThat(acquire(cache, "k", bucket, 2 + i % 3).allowed()).isFalse();
+        }
+        assertThat(counting.calls.get()).isEqualTo(before); // not one reached the store
+        clock.advance(Duration.ofMillis(500));
+        Outcome aged = acquire(cache, "k", bucket, 2);
+        assertThat(aged.retryAfterMicros()).isEqualTo(1_500_000);
+        // a cheaper request is not covered by the denial: it asks the store (and gets its token)
+        assertThat(acquire(cache, "k", bucket, 1).allowed()).isFalse();
+        assertThat(counting.calls.get()).isEqualTo(before + 1);
+        clock.advance(Duration.ofMillis(500));
+        assertThat(acquire(cache, "k", bucket, 1).allowed()).isTrue();
+        // once the retry-after has passed the store is asked again
+        clock.advance(Duration.ofMillis(1_000));
+        assertThat(acquire(cache, "k", bucket, 2).allowed()).isFalse(); // one token was taken at 1 s
+        clock.advance(Duration.ofMillis(1_000));
+        assertThat(acquire(cache, "k", bucket, 2).allowed()).isTrue();
+        assertThat(acquire(cache, "other", bucket, 5).allowed()).isTrue();
+    }
+
+    @Test
+    void theDenialCacheIsBounded() throws Exception {
+        DenialCache cache = new DenialCache(new InMemoryBucketStore(clock, 10_000), 10, () -> clock.nowMicros() * 1_000);
+        TokenBucket bucket = TokenBucket.of(Limit.of(1, 1, Duration.ofHours(1)));
+        for (int i = 0; i < 100; i++) {
+            acquire(cache, "k" + i, bucket, 1);
+            acquire(cache, "k" + i, bucket, 1);
+        }
+        assertThat(cache.size()).isEqualTo(10);
+        clock.advance(Duration.ofHours(2));
+        acquire(cache, "fresh", bucket, 1);
+        acquire(cache, "fresh", bucket, 1);
+        assertThat(cache.size()).isEqualTo(1); // the expired ones made room
+    }
+
+    @Test
+    void concurrentRequestsOnOneKeyShareRoundTripsAndStayExact() throws Exception {
+        SlowStore slow = new SlowStore(new InMemoryBucketStore(clock, 1_000));
+        CountingStore counting = new CountingStore(slow);
+        CoalescingStore coalescing = new CoalescingStore(counting);
+        TokenBucket bucket = TokenBucket.of(Limit.of(1_000, 1, Duration.ofHours(1)));
+        int threads = 16;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<Long>> granted = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int cost = 1 + t % 3;
+                granted.add(pool.submit(() -> {
+                    long tokens = 0;
+                    for (int i = 0; i < 50; i++) {
+                        if (acquire(coalescing, "hot", bucket, cost).allowed()) {
+                            tokens += cost;
+                        }
+                    }
+                    return tokens;
+                }));
+            }
+            long total = 0;
+            for (Future<Long> f : granted) {
+                total += f.get(60, TimeUnit.SECONDS);
+            }
+            long rest = 0;
+            while (acquire(coalescing, "hot", bucket, 1).allowed()) {
+                rest++;
+            }
+            assertThat(total + rest).isEqualTo(1_000);
+            assertThat(counting.decisions.get()).isEqualTo(threads * 50L + rest + 1);
+            System.out.printf("coalescing: %d decisions in %d store calls%n", counting.decisions.get(), counting.calls.get());
+            assertThat(counting.calls.get()).isLessThan(counting.decisions.get() / 2);
+            assertThat(coalescing.lanes()).isZero();
+        } finally {
+            pool.shutdownNow();
+            slow.close();
+        }
+    }
+
+    private static Outcome acquire(BucketStore store, String key, TokenBucket bucket, long cost) throws Exception {
+        return store.acquire(key, bucket, cost).toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+
+    /** Answers from another thread after a pause, like a remote store: concurrent callers pile up. */
+    private static final class SlowStore implements BatchingBucketStore {
+        private final BatchingBucketStore store;
+        private final ExecutorService answers = Executors.newSingleThreadExecutor();
+
+        SlowStore(BatchingBucketStore store) {
+            this.store = store;
+        }
+
+        private <T> CompletionStage<T> later(CompletionStage<T> result) {
+            return CompletableFuture.supplyAsync(() -> {
+                try {
+                    TimeUnit.MILLISECONDS.sleep(2);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return result.toCompletableFuture().join();
+            }, answers);
+        }
+
+        @Override
+        public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
+            return later(store.acquire(key, bucket, cost));
+        }
+
+        @Override
+        public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long waitedNanos) {
+            return later(store.acquireAll(key, bucket, costs, waitedNanos));
+        }
+
+        @Override
+        public void close() {
+            answers.shutdownNow();
+        }
+    }
+}
