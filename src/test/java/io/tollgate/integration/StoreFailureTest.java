@@ -32,19 +32,22 @@ class StoreFailureTest {
                 .property("tollgate.rules.search.rate", "1/1h")
                 .property("tollgate.rules.search.burst", "1")
                 .property("tollgate.rules.search.on-store-failure", "allow")
+                .property("tollgate.rules.search.key", "header:X-Client")
                 .property("tollgate.rules.upload.rate", "1/1h")
                 .property("tollgate.rules.upload.burst", "1")
                 .property("tollgate.rules.upload.on-store-failure", "deny")
+                .property("tollgate.rules.upload.key", "header:X-Client")
                 .property("tollgate.store.timeout", "200ms");
     }
 
     private static void assertFailureBehaviour(TestApp app) throws Exception {
         for (int i = 0; i < 3; i++) {
-            HttpResponse<String> open = app.get("search?q=" + i);
+            // clients the store has not denied yet (a recent denial is still answered by the denial cache)
+            HttpResponse<String> open = app.get("search?q=" + i, "X-Client", "after-" + i);
             assertThat(open.statusCode()).as("fail open").isEqualTo(200);
             assertThat(header(open, "RateLimit")).isNull();
 
-            HttpResponse<String> closed = app.post("items");
+            HttpResponse<String> closed = app.post("items", "X-Client", "after-" + i);
             assertThat(closed.statusCode()).as("fail closed").isEqualTo(429);
             // one second, plus the same per-client jitter as any denial: clients do not return in one herd
             assertThat(header(closed, "Retry-After")).isIn("1", "2");
@@ -63,9 +66,11 @@ class StoreFailureTest {
     void aMemberThatIsGoneFailsOpenOrClosedAsConfigured() throws Exception {
         HazelcastTestCluster cluster = HazelcastTestCluster.start(1);
         try (TestApp app = app().hazelcast(cluster.member(0)).start()) {
-            assertThat(app.get("search?q=before").statusCode()).isEqualTo(200);
-            assertThat(app.get("search?q=before").statusCode()).isEqualTo(429);
+            assertThat(app.get("search?q=before", "X-Client", "before").statusCode()).isEqualTo(200);
+            assertThat(app.get("search?q=before", "X-Client", "before").statusCode()).isEqualTo(429);
+            // that denial is remembered on this member: the same client stays denied while the store is gone
             cluster.close();
+            assertThat(app.get("search?q=gone", "X-Client", "before").statusCode()).isEqualTo(429);
             assertFailureBehaviour(app);
         } finally {
             cluster.close();
@@ -89,8 +94,8 @@ class StoreFailureTest {
                 String key = keyOfPartition(cluster, partition);
                 blockers.add(map.submitToKey(key, new Blocker(release)));
             }
-            HttpResponse<String> open = app.get("search?q=stuck");
-            HttpResponse<String> closed = app.post("items");
+            HttpResponse<String> open = app.get("search?q=stuck", "X-Client", "stuck");
+            HttpResponse<String> closed = app.post("items", "X-Client", "stuck");
             Decision async = app.bean(RateLimiter.class).tryAcquireAsync("search", "k", 1).toCompletableFuture().get(30, TimeUnit.SECONDS);
             assertThat(release.getCount()).as("the store is still stuck").isEqualTo(1);
             assertThat(open.statusCode()).isEqualTo(200);
@@ -101,8 +106,8 @@ class StoreFailureTest {
                 blocker.toCompletableFuture().get(30, TimeUnit.SECONDS);
             }
             // and once it answers again, so does Tollgate
-            assertThat(app.get("search?q=unstuck").statusCode()).isEqualTo(200);
-            assertThat(app.get("search?q=unstuck").statusCode()).isEqualTo(429);
+            assertThat(app.get("search?q=unstuck", "X-Client", "stuck").statusCode()).isEqualTo(200);
+            assertThat(app.get("search?q=unstuck", "X-Client", "stuck").statusCode()).isEqualTo(429);
         } finally {
             release.countDown();
             cluster.close();
@@ -144,9 +149,9 @@ class StoreFailureTest {
         try (TestApp app = app().property("tollgate.hazelcast.client.addresses", String.join(",", List.of(cluster.address(0))))
                 .property("tollgate.hazelcast.cluster-name", cluster.name())
                 .start()) {
-            assertThat(app.post("items").statusCode()).isEqualTo(200);
-            assertThat(app.post("items").statusCode()).isEqualTo(429);
-            assertThat(json(app.post("items")).getString("detail")).startsWith("Rate limit rule 'upload' allows 1 at once");
+            assertThat(app.post("items", "X-Client", "before").statusCode()).isEqualTo(200);
+            assertThat(app.post("items", "X-Client", "before").statusCode()).isEqualTo(429);
+            assertThat(json(app.post("items", "X-Client", "before")).getString("detail")).startsWith("Rate limit rule 'upload' allows 1 at once");
             cluster.close();
             assertFailureBehaviour(app);
         } finally {

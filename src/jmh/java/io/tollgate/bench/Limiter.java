@@ -1,0 +1,20 @@
+package io.tollgate.bench;
+
+/**
+ * One rate limiter under comparison, bound to one limit and one calling instance (a member, a
+ * client, or none). Every implementation decides the same continuous token bucket.
+ */
+interface Limiter extends AutoCloseable {
+
+    /** @return whether {@code cost} tokens were granted from the bucket at {@code key} */
+    boolean tryAcquire(String key, long cost) throws Exception;
+
+    /** @return decisions that failed and were answered by the fail-open policy instead (0 for most) */
+    default long failures() {
+        return 0;
+    }
+
+    @Override
+    default void close() {
+    }
+}
