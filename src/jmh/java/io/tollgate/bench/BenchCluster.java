@@ -11,6 +11,7 @@ import io.tollgate.internal.hazelcast.TollgateSerialization;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
@@ -34,6 +35,7 @@ final class BenchCluster implements AutoCloseable {
         for (int i = 0; i < size; i++) {
             addresses.add("127.0.0.1:" + (basePort + i));
         }
+        List<Config> configs = new ArrayList<>();
         for (int i = 0; i < size; i++) {
             Config config = new Config().setClusterName(name).setInstanceName(name + "-" + i)
                     .setProperty("hazelcast.phone.home.enabled", "false")
@@ -51,8 +53,15 @@ final class BenchCluster implements AutoCloseable {
             config.addMapConfig(BucketMapConfig.create("*", 1_000_000, 1));
             TollgateSerialization.register(config.getSerializationConfig());
             customizer.accept(config);
-            members.add(Hazelcast.newHazelcastInstance(config));
+            configs.add(config);
         }
+        // the first becomes the master; the others join it together
+        members.add(Hazelcast.newHazelcastInstance(configs.get(0)));
+        List<CompletableFuture<HazelcastInstance>> joining = new ArrayList<>();
+        for (Config config : configs.subList(1, size)) {
+            joining.add(CompletableFuture.supplyAsync(() -> Hazelcast.newHazelcastInstance(config)));
+        }
+        joining.forEach(member -> members.add(member.join()));
         members.get(0).getMap("partition-assignment").put("x", "x"); // partitions are assigned on first use
         while (!members.get(0).getPartitionService().isClusterSafe()) {
             Thread.onSpinWait();

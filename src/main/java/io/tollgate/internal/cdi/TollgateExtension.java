@@ -9,6 +9,7 @@ import io.tollgate.internal.config.RuleDefaults;
 import io.tollgate.internal.config.StoreType;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.core.Clock;
+import io.tollgate.internal.hazelcast.HazelcastStores;
 import io.tollgate.internal.store.BatchingBucketStore;
 import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.CoalescingStore;
@@ -137,6 +138,7 @@ public class TollgateExtension implements Extension {
                 }
             }
             tollgate = running;
+            annotatedTypes.clear(); // needed no longer
         } catch (Exception | LinkageError e) {
             if (store != null) {
                 store.close();
@@ -192,7 +194,7 @@ public class TollgateExtension implements Extension {
             throw new IllegalStateException("com.hazelcast:hazelcast is not on the class path; add it to the application "
                     + "(5.3.8 to 5.7.0), use a server that provides it, or set tollgate.store=memory for a single instance");
         }
-        BatchingBucketStore hazelcast = io.tollgate.internal.hazelcast.HazelcastStores.open(config.hazelcast(), config.storeTimeout(), beans);
+        BatchingBucketStore hazelcast = HazelcastStores.open(config.hazelcast(), config.storeTimeout(), beans);
         BucketStore store = config.hazelcast().coalescing() ? new CoalescingStore(hazelcast) : hazelcast;
         return config.denialCache() ? new DenialCache(store, config.denialCacheMaxEntries()) : store;
     }
