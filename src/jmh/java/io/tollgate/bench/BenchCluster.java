@@ -11,7 +11,6 @@ import io.tollgate.internal.hazelcast.TollgateSerialization;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
@@ -35,7 +34,6 @@ final class BenchCluster implements AutoCloseable {
         for (int i = 0; i < size; i++) {
             addresses.add("127.0.0.1:" + (basePort + i));
         }
-        List<Config> configs = new ArrayList<>();
         for (int i = 0; i < size; i++) {
             Config config = new Config().setClusterName(name).setInstanceName(name + "-" + i)
                     .setProperty("hazelcast.phone.home.enabled", "false")
@@ -44,7 +42,8 @@ final class BenchCluster implements AutoCloseable {
                     // members of one JVM need no grace period to find each other
                     .setProperty("hazelcast.wait.seconds.before.join", "0")
                     .setProperty("hazelcast.max.wait.seconds.before.join", "0");
-            config.getNetworkConfig().setPort(basePort + i).setPortAutoIncrement(false)
+            // trials follow each other on the same ports: bind even while the last one's are in TIME_WAIT
+            config.getNetworkConfig().setPort(basePort + i).setPortAutoIncrement(false).setReuseAddress(true)
                     .getInterfaces().setEnabled(true).addInterface("127.0.0.1");
             JoinConfig join = config.getNetworkConfig().getJoin();
             join.getMulticastConfig().setEnabled(false);
@@ -53,15 +52,8 @@ final class BenchCluster implements AutoCloseable {
             config.addMapConfig(BucketMapConfig.create("*", 1_000_000, 1));
             TollgateSerialization.register(config.getSerializationConfig());
             customizer.accept(config);
-            configs.add(config);
+            members.add(Hazelcast.newHazelcastInstance(config));
         }
-        // the first becomes the master; the others join it together
-        members.add(Hazelcast.newHazelcastInstance(configs.get(0)));
-        List<CompletableFuture<HazelcastInstance>> joining = new ArrayList<>();
-        for (Config config : configs.subList(1, size)) {
-            joining.add(CompletableFuture.supplyAsync(() -> Hazelcast.newHazelcastInstance(config)));
-        }
-        joining.forEach(member -> members.add(member.join()));
         members.get(0).getMap("partition-assignment").put("x", "x"); // partitions are assigned on first use
         while (!members.get(0).getPartitionService().isClusterSafe()) {
             Thread.onSpinWait();

@@ -14,6 +14,11 @@ interface Limiter extends AutoCloseable {
         return 0;
     }
 
+    /** @return what {@link #failures()} were */
+    default String describeFailures() {
+        return failures() + " failed";
+    }
+
     @Override
     default void close() {
     }

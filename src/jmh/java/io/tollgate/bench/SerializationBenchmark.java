@@ -54,7 +54,8 @@ public class SerializationBenchmark {
         HazelcastInstance caller = cluster.members.get(0);
         serialization = ((SerializationServiceSupport) caller).getSerializationService();
         map = caller.getMap("serialization-bench");
-        remoteKey = BucketKeys.of("bench", cluster.keyOwnedBy(cluster.members.get(1), "remote-"));
+        // the partition of the whole store key, not of its suffix, decides the owner
+        remoteKey = BenchCluster.keyOwnedBy(cluster.members.get(1), i -> BucketKeys.of("bench", "remote-" + i));
         Data data = serialization.toData(processor());
         System.out.printf("%n%s processor: %d bytes serialized%n", form, data.totalSize());
     }

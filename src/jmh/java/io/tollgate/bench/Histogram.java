@@ -1,0 +1,92 @@
+package io.tollgate.bench;
+
+/**
+ * Latencies in nanoseconds, log-linear: 32 buckets per power of two, so a percentile is reported
+ * within 3 % (the bucket's upper edge). Recording allocates nothing. Not thread-safe: one per
+ * thread, merged at the end.
+ */
+final class Histogram {
+
+    private static final int SUB_BITS = 5;
+    private static final int SUB = 1 << SUB_BITS;
+    private static final int BUCKETS = (64 - SUB_BITS) * SUB + SUB;
+
+    private final long[] counts = new long[BUCKETS];
+    private long total;
+    private long max;
+    private double sum;
+
+    void record(long nanos) {
+        long v = Math.max(nanos, 0);
+        counts[index(v)]++;
+        total++;
+        sum += v;
+        if (v > max) {
+            max = v;
+        }
+    }
+
+    void reset() {
+        java.util.Arrays.fill(counts, 0);
+        total = 0;
+        max = 0;
+        sum = 0;
+    }
+
+    void add(Histogram other) {
+        for (int i = 0; i < BUCKETS; i++) {
+            counts[i] += other.counts[i];
+        }
+        total += other.total;
+        sum += other.sum;
+        max = Math.max(max, other.max);
+    }
+
+    long count() {
+        return total;
+    }
+
+    double mean() {
+        return total == 0 ? Double.NaN : sum / total;
+    }
+
+    long max() {
+        return max;
+    }
+
+    /** @return the smallest recorded bucket's upper edge below which {@code percent} % of the values lie */
+    long percentile(double percent) {
+        if (total == 0) {
+            return -1;
+        }
+        long rank = (long) Math.ceil(percent / 100.0 * total);
+        long seen = 0;
+        for (int i = 0; i < BUCKETS; i++) {
+            seen += counts[i];
+            if (seen >= Math.max(rank, 1)) {
+                return Math.min(upperEdge(i), max);
+            }
+        }
+        return max;
+    }
+
+    static int index(long v) {
+        if (v < SUB) {
+            return (int) v;
+        }
+        int exponent = 63 - Long.numberOfLeadingZeros(v); // >= SUB_BITS
+        int sub = (int) (v >>> (exponent - SUB_BITS)) & (SUB - 1);
+        return (exponent - SUB_BITS + 1) * SUB + sub;
+    }
+
+    /** @return the largest value that falls in bucket {@code index} */
+    static long upperEdge(int index) {
+        if (index < SUB) {
+            return index;
+        }
+        int exponent = index / SUB + SUB_BITS - 1;
+        long sub = index % SUB;
+        long lower = (1L << exponent) + (sub << (exponent - SUB_BITS));
+        return lower + (1L << (exponent - SUB_BITS)) - 1;
+    }
+}
