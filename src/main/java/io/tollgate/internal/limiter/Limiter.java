@@ -44,18 +44,19 @@ public final class Limiter {
      */
     public Decision check(RuleConfig rule, String key, long cost) {
         rule.bucket().checkCost(cost);
+        String storeKey = BucketKeys.of(rule.name(), key);
         Outcome outcome;
         try {
-            outcome = send(rule, key, cost).toCompletableFuture().get(timeoutNanos, TimeUnit.NANOSECONDS);
+            outcome = store.acquire(storeKey, rule.bucket(), cost).toCompletableFuture().get(timeoutNanos, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            return storeFailed(rule, cost, "did not answer within " + Duration.ofNanos(timeoutNanos).toMillis() + " ms", null);
+            return storeFailed(rule, storeKey, cost, "did not answer within " + Duration.ofNanos(timeoutNanos).toMillis() + " ms", null);
         } catch (ExecutionException e) {
-            return storeFailed(rule, cost, "failed", e.getCause());
+            return storeFailed(rule, storeKey, cost, "failed", e.getCause());
         } catch (RuntimeException e) {
-            return storeFailed(rule, cost, "failed", e);
+            return storeFailed(rule, storeKey, cost, "failed", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return storeFailed(rule, cost, "was interrupted", e);
+            return storeFailed(rule, storeKey, cost, "was interrupted", e);
         }
         return decided(rule, cost, outcome);
     }
@@ -63,27 +64,23 @@ public final class Limiter {
     /** Like {@link #check}, without blocking: the stage completes when the store answers or the timeout passes. */
     public CompletableFuture<Decision> checkAsync(RuleConfig rule, String key, long cost) {
         rule.bucket().checkCost(cost);
+        String storeKey = BucketKeys.of(rule.name(), key);
         CompletableFuture<Decision> result = new CompletableFuture<>();
         CompletionStage<Outcome> pending;
         try {
-            pending = send(rule, key, cost);
+            pending = store.acquire(storeKey, rule.bucket(), cost);
         } catch (RuntimeException e) {
-            return CompletableFuture.completedFuture(storeFailed(rule, cost, "failed", e));
+            return CompletableFuture.completedFuture(storeFailed(rule, storeKey, cost, "failed", e));
         }
         pending.whenComplete((outcome, failure) -> {
             if (failure == null) {
                 result.complete(decided(rule, cost, outcome));
             } else {
-                result.complete(storeFailed(rule, cost, "failed", failure));
+                result.complete(storeFailed(rule, storeKey, cost, "failed", failure));
             }
         });
         return result.completeOnTimeout(null, timeoutNanos, TimeUnit.NANOSECONDS).thenApply(decision -> decision != null
-                ? decision : storeFailed(rule, cost, "did not answer within " + Duration.ofNanos(timeoutNanos).toMillis() + " ms", null));
-    }
-
-    /** Hands the request to the store; a store that is down may refuse at once, without a future. */
-    private CompletionStage<Outcome> send(RuleConfig rule, String key, long cost) {
-        return store.acquire(BucketKeys.of(rule.name(), key), rule.bucket(), cost);
+                ? decision : storeFailed(rule, storeKey, cost, "did not answer within " + Duration.ofNanos(timeoutNanos).toMillis() + " ms", null));
     }
 
     private Decision decided(RuleConfig rule, long cost, Outcome outcome) {
@@ -100,10 +97,17 @@ public final class Limiter {
         return decision;
     }
 
-    private Decision storeFailed(RuleConfig rule, long cost, String what, Throwable cause) {
-        boolean allow = rule.onStoreFailure() == StoreFailurePolicy.ALLOW;
-        storeFailures.log("Rate-limit store " + what + " for rule '" + rule.name() + "'; "
-                + (allow ? "allowing" : "denying") + " the request (on-store-failure=" + (allow ? "allow" : "deny") + ")", cause);
+    /**
+     * The answer without the store: the rule's {@code on-store-failure} policy. A key this member saw
+     * denied moments ago is denied even under {@code allow}: it is hot, and a store slow under that
+     * load is no reason to let its flood through.
+     */
+    private Decision storeFailed(RuleConfig rule, String storeKey, long cost, String what, Throwable cause) {
+        boolean hot = store.recentlyDenied(storeKey, cost);
+        boolean allow = rule.onStoreFailure() == StoreFailurePolicy.ALLOW && !hot;
+        storeFailures.log("Rate-limit store " + what + " for rule '" + rule.name() + "'; " + (allow ? "allowing" : "denying")
+                + " the request (on-store-failure=" + rule.onStoreFailure().name().toLowerCase(java.util.Locale.ROOT)
+                + (hot ? ", and the key was denied moments ago" : "") + ")", cause);
         Decision decision = Decision.storeUnavailable(rule.name(), allow, cost, rule.bucket().burst(0), STORE_FAILURE_RETRY_MICROS);
         return rule.mode() == Mode.SHADOW ? decision.toShadow() : decision;
     }

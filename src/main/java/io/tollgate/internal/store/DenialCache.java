@@ -5,6 +5,7 @@ import io.tollgate.internal.core.TokenBucket;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -18,9 +19,15 @@ import java.util.function.LongSupplier;
 public final class DenialCache implements BucketStore {
 
     private final BucketStore store;
+    /** Full passes over a full cache happen at most this often. */
+    private static final long SWEEP_INTERVAL_NANOS = 1_000_000_000L;
+    /** How long after its retry-after a denial still says "this key was hot" (see {@link #recentlyDenied}). */
+    static final long HINT_NANOS = 1_000_000_000L;
+
     private final LongSupplier nanoTime;
     private final int maxEntries;
     private final ConcurrentHashMap<String, Denial> denials = new ConcurrentHashMap<>();
+    private final AtomicLong nextSweepNanos = new AtomicLong();
 
     public DenialCache(BucketStore store, int maxEntries) {
         this(store, maxEntries, System::nanoTime);
@@ -42,7 +49,7 @@ public final class DenialCache implements BucketStore {
             if (now - denial.untilNanos < 0 && cost >= denial.cost && denial.bucket.equals(bucket)) {
                 return CompletableFuture.completedFuture(denial.outcome.aged((now - denial.arrivedNanos) / 1_000));
             }
-            if (now - denial.untilNanos >= 0) {
+            if (now - denial.untilNanos - HINT_NANOS >= 0) {
                 denials.remove(key, denial);
             }
         }
@@ -57,13 +64,27 @@ public final class DenialCache implements BucketStore {
     private void remember(String key, TokenBucket bucket, long cost, Outcome outcome) {
         long now = nanoTime.getAsLong();
         if (denials.size() >= maxEntries) {
-            denials.values().removeIf(d -> now - d.untilNanos >= 0);
+            long next = nextSweepNanos.get();
+            if (now - next >= 0 && nextSweepNanos.compareAndSet(next, now + SWEEP_INTERVAL_NANOS)) {
+                denials.values().removeIf(d -> now - d.untilNanos - HINT_NANOS >= 0);
+            }
             if (denials.size() >= maxEntries) {
                 return; // full of live denials: the store keeps answering
             }
         }
         denials.merge(key, new Denial(bucket, cost, outcome, now, now + outcome.retryAfterMicros() * 1_000),
                 (old, fresh) -> fresh.cost <= old.cost || fresh.untilNanos - old.untilNanos > 0 ? fresh : old);
+    }
+
+    /**
+     * @return whether the store denied this key a request of at most {@code cost} recently (until a
+     *         second after that denial's retry-after): when the store then fails to answer in time,
+     *         the key is hot, not the store down, and letting the request through would over-grant
+     */
+    @Override
+    public boolean recentlyDenied(String key, long cost) {
+        Denial denial = denials.get(key);
+        return denial != null && cost >= denial.cost && nanoTime.getAsLong() - denial.untilNanos - HINT_NANOS < 0;
     }
 
     /** @return the number of denials held (for tests) */

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -19,11 +20,13 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class InMemoryBucketStore implements BatchingBucketStore {
 
     private static final int SWEEP_EVERY = 4096;
+    /** When full, at most this share of the bound is dropped at once, so making room stays cheap per key. */
+    private static final int EVICT_DIVISOR = 100;
 
     private final Clock clock;
     private final int maxEntries;
     private final ConcurrentHashMap<String, Entry> buckets = new ConcurrentHashMap<>();
-    private final AtomicLong calls = new AtomicLong();
+    private final AtomicLong nextSweepMicros = new AtomicLong();
 
     public InMemoryBucketStore(Clock clock, int maxEntries) {
         if (maxEntries < 1) {
@@ -41,7 +44,7 @@ public final class InMemoryBucketStore implements BatchingBucketStore {
     /** The synchronous form of {@link #acquire}. */
     public Outcome acquireNow(String key, TokenBucket bucket, long cost) {
         bucket.checkCost(cost);
-        if ((calls.incrementAndGet() & (SWEEP_EVERY - 1)) == 0) {
+        if (ThreadLocalRandom.current().nextInt(SWEEP_EVERY) == 0) {
             sweep(clock.nowMicros());
         }
         if (buckets.size() >= maxEntries && !buckets.containsKey(key)) {
@@ -89,10 +92,19 @@ public final class InMemoryBucketStore implements BatchingBucketStore {
         buckets.values().removeIf(entry -> entry.expiresAt <= now);
     }
 
+    /**
+     * Drops expired buckets (at most once a second, a full pass), then, if still full, a batch of
+     * arbitrary ones: a client rotating keys pays a bounded, amortized cost per new key.
+     */
     private void makeRoom() {
-        sweep(clock.nowMicros());
+        long now = clock.nowMicros();
+        long next = nextSweepMicros.get();
+        if (now - next >= 0 && nextSweepMicros.compareAndSet(next, now + 1_000_000)) {
+            sweep(now);
+        }
+        int batch = Math.max(1, maxEntries / EVICT_DIVISOR);
         Iterator<Map.Entry<String, Entry>> it = buckets.entrySet().iterator();
-        while (buckets.size() >= maxEntries && it.hasNext()) {
+        for (int dropped = 0; buckets.size() >= maxEntries && dropped < batch && it.hasNext(); dropped++) {
             it.next();
             it.remove();
         }

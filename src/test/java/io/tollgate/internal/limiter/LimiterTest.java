@@ -1,0 +1,110 @@
+package io.tollgate.internal.limiter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tollgate.Decision;
+import io.tollgate.internal.config.ConfigReader;
+import io.tollgate.internal.config.RuleConfig;
+import io.tollgate.internal.config.Settings;
+import io.tollgate.internal.core.Outcome;
+import io.tollgate.internal.core.TokenBucket;
+import io.tollgate.internal.store.BucketStore;
+import io.tollgate.internal.store.DenialCache;
+import io.tollgate.internal.store.InMemoryBucketStore;
+import io.tollgate.testing.TestClock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The engine's answers when the store fails or is slow: the rule's policy, never a wait past the timeout. */
+class LimiterTest {
+
+    private final TestClock clock = TestClock.atRealTime();
+    private final SwitchableStore switchable = new SwitchableStore(new InMemoryBucketStore(clock, 1_000));
+    private final DenialCache store = new DenialCache(switchable, 1_000, () -> clock.nowMicros() * 1_000);
+    private final Limiter limiter = new Limiter(store, Duration.ofMillis(100));
+
+    private static RuleConfig rule(String policy) {
+        Map<String, String> properties = Map.of("tollgate.rules.r.rate", "1/1h", "tollgate.rules.r.burst", "2",
+                "tollgate.rules.r.on-store-failure", policy);
+        Settings settings = new Settings() {
+            @Override
+            public Optional<String> get(String name) {
+                return Optional.ofNullable(properties.get(name));
+            }
+
+            @Override
+            public Iterable<String> names() {
+                return properties.keySet();
+            }
+        };
+        return ConfigReader.read(settings, List.of()).rule("r");
+    }
+
+    @Test
+    void aFailingStoreIsAnsweredByThePolicyWithNothingCharged() {
+        switchable.mode = Mode.FAIL;
+        Decision open = limiter.check(rule("allow"), "a", 1);
+        assertThat(open.allowed()).isTrue();
+        assertThat(open.storeUnavailable()).isTrue();
+        Decision closed = limiter.check(rule("deny"), "a", 1);
+        assertThat(closed.allowed()).isFalse();
+        assertThat(closed.retryAfterSeconds()).isEqualTo(1);
+        switchable.mode = Mode.WORK;
+        assertThat(limiter.check(rule("allow"), "a", 2).allowed()).as("nothing was charged").isTrue();
+    }
+
+    @Test
+    void aStoreThatNeverAnswersIsAnsweredByThePolicyWhenTheTimeoutPasses() throws Exception {
+        switchable.mode = Mode.HANG;
+        assertThat(limiter.check(rule("allow"), "a", 1).storeUnavailable()).isTrue();
+        Decision async = limiter.checkAsync(rule("deny"), "a", 1).get(10, TimeUnit.SECONDS);
+        assertThat(async.allowed()).isFalse();
+        assertThat(async.storeUnavailable()).isTrue();
+    }
+
+    @Test
+    void aKeyDeniedMomentsAgoIsNotLetThroughWhenTheStoreThenFails() {
+        RuleConfig open = rule("allow");
+        assertThat(limiter.check(open, "hot", 2).allowed()).isTrue();
+        assertThat(limiter.check(open, "hot", 1).allowed()).isFalse(); // retry after 1 h
+        switchable.mode = Mode.FAIL;
+        clock.advance(Duration.ofHours(1));
+        // the cached denial has run out, but the key was denied moments ago: a failure is no free pass
+        Decision failed = limiter.check(open, "hot", 1);
+        assertThat(failed.storeUnavailable()).isTrue();
+        assertThat(failed.allowed()).isFalse();
+        // a cheaper request than the one denied, or another key, follows the policy
+        assertThat(limiter.check(open, "cold", 1).allowed()).isTrue();
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(limiter.check(open, "hot", 1).allowed()).as("a second after the retry-after the hint is gone").isTrue();
+    }
+
+    private enum Mode { WORK, FAIL, HANG }
+
+    private static final class SwitchableStore implements BucketStore {
+        private final BucketStore store;
+        volatile Mode mode = Mode.WORK;
+
+        SwitchableStore(BucketStore store) {
+            this.store = store;
+        }
+
+        @Override
+        public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
+            switch (mode) {
+                case FAIL:
+                    return CompletableFuture.failedFuture(new IllegalStateException("store down"));
+                case HANG:
+                    return new CompletableFuture<>();
+                default:
+                    return store.acquire(key, bucket, cost);
+            }
+        }
+    }
+}
