@@ -31,13 +31,24 @@ public final class HazelcastTestCluster implements AutoCloseable {
     private final List<HazelcastInstance> members = new ArrayList<>();
     private HazelcastInstance client;
 
-    private HazelcastTestCluster(int size) {
+    private final boolean tollgateFactory;
+
+    private HazelcastTestCluster(int size, boolean tollgateFactory) {
         this.ports = freePorts(size);
+        this.tollgateFactory = tollgateFactory;
     }
 
     /** Starts {@code size} members and waits until they form one cluster. */
     public static HazelcastTestCluster start(int size) {
-        HazelcastTestCluster cluster = new HazelcastTestCluster(size);
+        return start(size, true);
+    }
+
+    /**
+     * @param tollgateFactory whether the members know Tollgate's serialization factory from the start
+     *                        (a server's own instance, like Payara's, does not)
+     */
+    public static HazelcastTestCluster start(int size, boolean tollgateFactory) {
+        HazelcastTestCluster cluster = new HazelcastTestCluster(size, tollgateFactory);
         try {
             for (int i = 0; i < size; i++) {
                 cluster.members.add(Hazelcast.newHazelcastInstance(cluster.memberConfig(i)));
@@ -93,7 +104,9 @@ public final class HazelcastTestCluster implements AutoCloseable {
         join.getAutoDetectionConfig().setEnabled(false);
         join.getTcpIpConfig().setEnabled(true).setMembers(addresses());
         config.addMapConfig(BucketMapConfig.create(BucketMapConfig.DEFAULT_MAP_NAME, 100_000, 1));
-        TollgateSerialization.register(config.getSerializationConfig());
+        if (tollgateFactory) {
+            TollgateSerialization.register(config.getSerializationConfig());
+        }
         config.getUserContext().put(MemberClock.USER_CONTEXT_KEY, clock);
         return config;
     }

@@ -105,19 +105,24 @@ public final class HazelcastStores {
     private static BatchingBucketStore borrowed(HazelcastInstance instance, HazelcastSettings settings, MapConfig mapConfig,
             Duration timeout, String what) {
         addMapConfig(instance, mapConfig);
-        boolean identified;
+        HazelcastBucketStore store;
         switch (settings.serialization()) {
             case IDENTIFIED:
-                identified = true;
-                break;
+                return new HazelcastBucketStore(instance, settings.mapName(), true, timeout);
             case DATA_SERIALIZABLE:
-                identified = false;
-                break;
+                return new HazelcastBucketStore(instance, settings.mapName(), false, timeout);
             default:
-                identified = factoryRegistered(instance);
+                if (factoryRegistered(instance)) {
+                    return new HazelcastBucketStore(instance, settings.mapName(), true, timeout);
+                }
+                LateFactoryRegistration registration = LateFactoryRegistration.register(instance);
+                if (registration == null) {
+                    return new HazelcastBucketStore(instance, settings.mapName(), false, timeout);
+                }
+                LOG.fine(() -> "Registered Tollgate's serialization factory with " + what);
+                store = new HazelcastBucketStore(instance, settings.mapName(), true, timeout);
+                return new Borrowed(store, registration);
         }
-        LOG.fine(() -> "Processors sent to " + what + (identified ? " by type id" : " by class name"));
-        return new HazelcastBucketStore(instance, settings.mapName(), identified, timeout);
     }
 
     private static boolean factoryRegistered(HazelcastInstance instance) {
@@ -230,6 +235,37 @@ public final class HazelcastStores {
             throw new IllegalArgumentException(property + " = '" + path + "': no such readable file");
         }
         return path;
+    }
+
+    /** A store over an instance Tollgate did not create, whose factory registration is undone on close. */
+    private static final class Borrowed implements BatchingBucketStore {
+        private final HazelcastBucketStore store;
+        private final LateFactoryRegistration registration;
+
+        Borrowed(HazelcastBucketStore store, LateFactoryRegistration registration) {
+            this.store = store;
+            this.registration = registration;
+        }
+
+        @Override
+        public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
+            return store.acquire(key, bucket, cost);
+        }
+
+        @Override
+        public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long waitedNanos) {
+            return store.acquireAll(key, bucket, costs, waitedNanos);
+        }
+
+        @Override
+        public void warmUp(TokenBucket bucket) throws Exception {
+            store.warmUp(bucket);
+        }
+
+        @Override
+        public void close() {
+            registration.undo();
+        }
     }
 
     /** A store over an instance Tollgate created, shut down with the store. */

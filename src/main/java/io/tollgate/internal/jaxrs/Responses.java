@@ -15,8 +15,6 @@ import java.util.List;
 /** The 429 and 400 responses, and the headers of allowed ones. */
 final class Responses {
 
-    static final int TOO_MANY_REQUESTS = 429;
-
     private Responses() {
     }
 
@@ -26,7 +24,7 @@ final class Responses {
 
     static Response tooManyRequests(TollgateConfig config, Decision decision, String clientKey, List<RuleCheck> checks) {
         long retryAfter = RetryAfter.seconds(decision, clientKey, config.retryAfterJitter());
-        Response.ResponseBuilder response = Response.status(TOO_MANY_REQUESTS)
+        Response.ResponseBuilder response = Response.status(Response.Status.TOO_MANY_REQUESTS)
                 .header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfter))
                 .type(Problems.MEDIA_TYPE)
                 .entity(Problems.tooManyRequests(decision, retryAfter));
