@@ -43,7 +43,7 @@ class ClusterIT {
     private static final int THREADS = 16;
     private static final long HAMMER_NANOS = TimeUnit.SECONDS.toNanos(4);
     private static final int MAX_REQUESTS = 100_000;
-    private static final long FORMATION_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(120);
+    private static final long FORMATION_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(60);
 
     /** The suite's rules, with {@code search} at 5/s burst 10 and {@code reports} (the probe) at one per hour. */
     private static WebArchive war() {
@@ -158,7 +158,10 @@ class ClusterIT {
             String tenant = "probe-" + probe + "-" + UUID.randomUUID();
             HttpResponse<String> onA = Http.get(a, "api/reports/" + tenant);
             HttpResponse<String> onB = Http.get(b, "api/reports/" + tenant);
-            last = "node-a " + onA.statusCode() + ", then node-b " + onB.statusCode() + " " + onB.body();
+            last = "GET " + onA.uri().getPath() + " on node-a: " + onA.statusCode() + " " + onA.headers().map()
+                    + ", then on node-b: " + onB.statusCode() + " " + onB.headers().map() + " " + onB.body()
+                    + (onB.statusCode() == 200 && header(onB, "RateLimit") == null
+                            ? " (no rate-limit headers: node-b decided without the store, on-store-failure=allow)" : "");
             if (onA.statusCode() == 200 && onB.statusCode() == 429) {
                 shared++;
             } else {

@@ -31,10 +31,13 @@ import org.jboss.shrinkwrap.api.Archive;
  * <li>undeploy only sends SIGTERM (Process.destroy) and returns at once, so the next test class could start a
  * new Payara Micro on the same ports while the old one is still shutting down. Here: wait for the exit, then
  * kill -9 after 30 s;</li>
+ * <li>a Payara Micro JVM that exits during start-up (a port in use, a bad option) is only noticed after
+ * {@code startupTimeoutInSeconds}. Here: the deployment fails as soon as the process has exited;</li>
  * <li>Payara Micro has no options file. Here: a word {@code @file} in {@code extraMicroOptions} is replaced by
  * the options listed in that file (one or more per line, {@code #} comments; a relative file argument of
- * {@code --prebootcommandfile} and the like is relative to the file's folder). That is how the tests run with
- * the production options of server-config/payara/payara-micro.options.</li>
+ * {@code --prebootcommandfile} and the like is relative to the file's folder), and {@code @file} in
+ * {@code cmdOptions} by the JVM options of that java argument file. That is how the tests run with the
+ * production files server-config/payara/payara-micro.options and jvm.args.</li>
  * </ol>
  */
 public class StrictPayaraMicroContainer extends PayaraMicroDeployableContainer {
@@ -54,9 +57,11 @@ public class StrictPayaraMicroContainer extends PayaraMicroDeployableContainer {
 
     @Override
     public void setup(PayaraMicroContainerConfiguration configuration) {
-        String options = configuration.getExtraMicroOptions();
-        if (options != null) {
-            configuration.setExtraMicroOptions(expandOptionFiles(options));
+        if (configuration.getExtraMicroOptions() != null) {
+            configuration.setExtraMicroOptions(expandOptionFiles(configuration.getExtraMicroOptions()));
+        }
+        if (configuration.getCmdOptions() != null) {
+            configuration.setCmdOptions(expandOptionFiles(configuration.getCmdOptions()));
         }
         super.setup(configuration);
     }
@@ -73,6 +78,7 @@ public class StrictPayaraMicroContainer extends PayaraMicroDeployableContainer {
         return String.join(" ", out);
     }
 
+    /** The options of a file: whitespace-separated words, lines starting with # left out. */
     private static List<String> readOptions(Path file) {
         List<String> words = new ArrayList<>();
         try {
@@ -98,7 +104,29 @@ public class StrictPayaraMicroContainer extends PayaraMicroDeployableContainer {
     @Override
     public ProtocolMetaData deploy(Archive<?> archive) throws DeploymentException {
         long t0 = System.nanoTime();
-        ProtocolMetaData md = super.deploy(archive);
+        Thread deploying = Thread.currentThread();
+        Process previous = field("payaraMicroProcess", Process.class); // of an earlier deployment, if any
+        Thread watchdog = new Thread(() -> interruptWhenTheProcessExits(deploying, previous), "payara-micro-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+        ProtocolMetaData md;
+        try {
+            md = super.deploy(archive);
+        } finally {
+            watchdog.interrupt();
+            try {
+                watchdog.join(5_000);
+            } catch (InterruptedException ignored) {
+                // cleared below
+            }
+            Thread.interrupted(); // the adapter re-interrupts itself when its wait is cut short
+        }
+        Process process = field("payaraMicroProcess", Process.class);
+        if (process != null && process != previous && !process.isAlive()) {
+            stopAndWait();
+            throw new DeploymentException("Payara Micro exited with code " + process.exitValue() + " while starting "
+                    + archive.getName() + " (see its output above)");
+        }
         String log = field("log", String.class);
         boolean deployed = md != null && md.getContexts(HTTPContext.class).stream()
                 .anyMatch(c -> !c.getServlets().isEmpty());
@@ -118,6 +146,24 @@ public class StrictPayaraMicroContainer extends PayaraMicroDeployableContainer {
             e.initCause(cause);
         }
         throw e;
+    }
+
+    /** Interrupts the deploying thread (waiting for Payara Micro to report) once the Payara Micro JVM has exited. */
+    private void interruptWhenTheProcessExits(Thread deploying, Process previous) {
+        try {
+            Process process = null;
+            while (process == null || process == previous) {
+                Thread.sleep(100);
+                process = field("payaraMicroProcess", Process.class);
+            }
+            process.waitFor();
+            Thread.sleep(500); // let the adapter read the last output
+            LOG.warning("[it] Payara Micro pid " + process.pid() + " exited with code " + process.exitValue()
+                    + " before it reported a deployment");
+            deploying.interrupt();
+        } catch (InterruptedException done) {
+            // the deployment finished first
+        }
     }
 
     @Override
