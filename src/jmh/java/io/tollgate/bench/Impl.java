@@ -148,7 +148,58 @@ enum Impl {
      */
     static Limiter tollgateDefault(HazelcastInstance caller, Load load, Duration timeout) {
         BucketStore store = new DenialCache(new CoalescingStore(new HazelcastBucketStore(caller, TOLLGATE_MAP, true, timeout)), 100_000);
-        return new StoreLimiter(store, load.tollgate(), timeout.toNanos());
+        return timeout.isZero() ? new StoreLimiter(store, load.tollgate(), 0) : new EngineLimiter(store, load, timeout);
+    }
+
+    /**
+     * Tollgate's own engine over the store, as an application runs it: the store timeout, then the
+     * rule's {@code on-store-failure=allow} (the default), which still denies a key denied moments ago.
+     */
+    static final class EngineLimiter implements Limiter {
+        private final io.tollgate.internal.limiter.Limiter engine;
+        private final io.tollgate.internal.config.RuleConfig rule;
+        private final AtomicLong failures = new AtomicLong();
+        private final AtomicLong failedAllowed = new AtomicLong();
+
+        EngineLimiter(BucketStore store, Load load, Duration timeout) {
+            this.engine = new io.tollgate.internal.limiter.Limiter(store, timeout);
+            java.util.Map<String, String> properties = java.util.Map.of(
+                    "tollgate.rules.bench.rate", load.tokens + "/" + load.period.toMillis() + "ms",
+                    "tollgate.rules.bench.burst", Long.toString(load.burst));
+            this.rule = io.tollgate.internal.config.ConfigReader.read(new io.tollgate.internal.config.Settings() {
+                @Override
+                public java.util.Optional<String> get(String name) {
+                    return java.util.Optional.ofNullable(properties.get(name));
+                }
+
+                @Override
+                public Iterable<String> names() {
+                    return properties.keySet();
+                }
+            }, java.util.List.of()).rule("bench");
+        }
+
+        @Override
+        public boolean tryAcquire(String key, long cost) {
+            io.tollgate.Decision decision = engine.check(rule, key, cost);
+            if (decision.storeUnavailable()) {
+                failures.incrementAndGet();
+                if (decision.allowed()) {
+                    failedAllowed.incrementAndGet();
+                }
+            }
+            return decision.allowed();
+        }
+
+        @Override
+        public long failures() {
+            return failedAllowed.get();
+        }
+
+        @Override
+        public String describeFailures() {
+            return failures.get() + " store calls failed or timed out, " + failedAllowed.get() + " of them let through by on-store-failure=allow";
+        }
     }
 
     private static long ttlMillis(Outcome outcome) {
