@@ -78,11 +78,11 @@ public final class CoalescingStore implements BucketStore {
             if (!call.isDone()) {
                 List<Waiter> sent = batch;
                 call.whenComplete((outcomes, failure) -> {
-                    complete(sent, outcomes, failure);
-                    List<Waiter> following = next(key, lane);
+                    List<Waiter> following = next(key, lane); // the next batch leaves before this one's callers wake
                     if (following != null) {
                         dispatch(key, lane, following);
                     }
+                    complete(sent, outcomes, failure);
                 });
                 return;
             }
@@ -93,8 +93,9 @@ public final class CoalescingStore implements BucketStore {
             } catch (RuntimeException e) {
                 failure = e.getCause() != null ? e.getCause() : e;
             }
+            List<Waiter> following = next(key, lane);
             complete(batch, outcomes, failure);
-            batch = next(key, lane);
+            batch = following;
         }
     }
 
