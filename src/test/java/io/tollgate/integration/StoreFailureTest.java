@@ -158,4 +158,31 @@ class StoreFailureTest {
             cluster.close();
         }
     }
+
+    @Test
+    void aClientRecoversByItselfWhenItsClusterComesBack() throws Exception {
+        try (HazelcastTestCluster cluster = HazelcastTestCluster.start(1);
+                TestApp app = app().property("tollgate.hazelcast.client.addresses", cluster.address(0))
+                        .property("tollgate.hazelcast.cluster-name", cluster.name())
+                        .start()) {
+            assertThat(app.post("items", "X-Client", "before").statusCode()).isEqualTo(200);
+            cluster.stopMembers();
+            assertFailureBehaviour(app);
+            cluster.startMembers(); // a restarted cluster: every bucket starts full again
+            HttpResponse<String> response = null;
+            int attempts = 0;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (System.nanoTime() < deadline && (response == null || header(response, "RateLimit") == null)) {
+                TimeUnit.MILLISECONDS.sleep(200);
+                response = app.get("search?q=back", "X-Client", "back");
+                attempts++;
+            }
+            System.out.printf("client recovery: the store decided again after %d requests answered by the policy%n", attempts - 1);
+            assertThat(header(response, "RateLimit")).as("decided by the store again").isNotNull();
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(app.get("search?q=back", "X-Client", "back").statusCode()).as("and limited again").isEqualTo(429);
+            assertThat(app.post("items", "X-Client", "again").statusCode()).isEqualTo(200);
+            assertThat(app.post("items", "X-Client", "again").statusCode()).isEqualTo(429);
+        }
+    }
 }

@@ -7,16 +7,19 @@ import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import io.tollgate.internal.core.Clock;
 import io.tollgate.internal.hazelcast.BucketMapConfig;
 import io.tollgate.internal.hazelcast.MemberClock;
 import io.tollgate.internal.hazelcast.TollgateSerialization;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 /**
@@ -29,6 +32,8 @@ public final class HazelcastTestCluster implements AutoCloseable {
     private final TestClock clock = TestClock.atRealTime();
     private final List<Integer> ports;
     private final List<HazelcastInstance> members = new ArrayList<>();
+    /** Per member, how far its clock is ahead of (or behind) the shared one, in microseconds. */
+    private final List<AtomicLong> offsets = new ArrayList<>();
     private HazelcastInstance client;
 
     private final boolean tollgateFactory;
@@ -36,6 +41,9 @@ public final class HazelcastTestCluster implements AutoCloseable {
     private HazelcastTestCluster(int size, boolean tollgateFactory) {
         this.ports = freePorts(size);
         this.tollgateFactory = tollgateFactory;
+        for (int i = 0; i < size; i++) {
+            offsets.add(new AtomicLong());
+        }
     }
 
     /** Starts {@code size} members and waits until they form one cluster. */
@@ -49,16 +57,29 @@ public final class HazelcastTestCluster implements AutoCloseable {
      */
     public static HazelcastTestCluster start(int size, boolean tollgateFactory) {
         HazelcastTestCluster cluster = new HazelcastTestCluster(size, tollgateFactory);
+        cluster.startMembers();
+        return cluster;
+    }
+
+    /**
+     * Starts the members again, on the same addresses under the same cluster name, after
+     * {@link #stopMembers()}: like a restart of the whole cluster, with every bucket gone.
+     */
+    public synchronized void startMembers() {
         try {
-            for (int i = 0; i < size; i++) {
-                cluster.members.add(Hazelcast.newHazelcastInstance(cluster.memberConfig(i)));
+            for (int i = 0; i < ports.size(); i++) {
+                members.add(Hazelcast.newHazelcastInstance(memberConfig(i)));
             }
-            cluster.awaitSize(size);
-            return cluster;
+            awaitSize(ports.size());
         } catch (RuntimeException | Error e) {
-            cluster.close();
+            close();
             throw e;
         }
+    }
+
+    /** Shifts member {@code index}'s clock by {@code by} (negative: backwards) from now on. */
+    public void stepClock(int index, Duration by) {
+        offsets.get(index).addAndGet(by.toNanos() / 1_000);
     }
 
     /** Waits (at most 60 s) until every running member sees {@code size} members and no migration is pending. */
@@ -88,26 +109,37 @@ public final class HazelcastTestCluster implements AutoCloseable {
     }
 
     private Config memberConfig(int index) {
+        AtomicLong offset = offsets.get(index);
+        Clock memberClock = () -> clock.nowMicros() + offset.get();
+        Config config = memberConfig(name, index, ports.get(index), addresses(), tollgateFactory);
+        config.getUserContext().put(MemberClock.USER_CONTEXT_KEY, memberClock);
+        return config;
+    }
+
+    /**
+     * A member of a test cluster: on 127.0.0.1 at {@code port}, TCP-IP join to {@code addresses},
+     * multicast off, with Tollgate's bucket map (one backup).
+     */
+    public static Config memberConfig(String cluster, int index, int port, List<String> addresses, boolean tollgateFactory) {
         Config config = new Config()
-                .setClusterName(name)
-                .setInstanceName(name + "-member-" + index)
+                .setClusterName(cluster)
+                .setInstanceName(cluster + "-member-" + index)
                 .setProperty("hazelcast.phone.home.enabled", "false")
                 .setProperty("hazelcast.logging.type", "jdk")
                 .setProperty("hazelcast.socket.bind.any", "false")
                 .setProperty("hazelcast.internal.map.expiration.task.period.seconds", "1")
                 .setProperty("hazelcast.graceful.shutdown.max.wait", "20");
         NetworkConfig network = config.getNetworkConfig();
-        network.setPort(ports.get(index)).setPortAutoIncrement(false);
+        network.setPort(port).setPortAutoIncrement(false);
         network.getInterfaces().setEnabled(true).addInterface("127.0.0.1");
         JoinConfig join = network.getJoin();
         join.getMulticastConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true).setMembers(addresses());
+        join.getTcpIpConfig().setEnabled(true).setMembers(addresses);
         config.addMapConfig(BucketMapConfig.create(BucketMapConfig.DEFAULT_MAP_NAME, 100_000, 1));
         if (tollgateFactory) {
             TollgateSerialization.register(config.getSerializationConfig());
         }
-        config.getUserContext().put(MemberClock.USER_CONTEXT_KEY, clock);
         return config;
     }
 
@@ -162,6 +194,11 @@ public final class HazelcastTestCluster implements AutoCloseable {
             client.shutdown();
             client = null;
         }
+        stopMembers();
+    }
+
+    /** Terminates every member (the client, if any, is left trying to reconnect). */
+    public synchronized void stopMembers() {
         for (HazelcastInstance member : members) {
             if (member.getLifecycleService().isRunning()) {
                 member.getLifecycleService().terminate();
@@ -170,7 +207,8 @@ public final class HazelcastTestCluster implements AutoCloseable {
         members.clear();
     }
 
-    private static List<Integer> freePorts(int count) {
+    /** @return {@code count} ports free on 127.0.0.1 right now */
+    public static List<Integer> freePorts(int count) {
         List<ServerSocket> sockets = new ArrayList<>();
         try {
             for (int i = 0; i < count; i++) {

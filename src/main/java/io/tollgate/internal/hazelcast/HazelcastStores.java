@@ -49,6 +49,8 @@ public final class HazelcastStores {
     private static final Logger LOG = Logger.getLogger(HazelcastStores.class.getName());
     /** How long a deployment waits for a client to reach its cluster before going on without it. */
     static final long CLIENT_CONNECT_WAIT_SECONDS = 15;
+    /** Longest pause between the default client's connection attempts while the cluster is gone. */
+    static final int CLIENT_MAX_BACKOFF_MILLIS = 5_000;
 
     private HazelcastStores() {
     }
@@ -187,6 +189,8 @@ public final class HazelcastStores {
         } else {
             config = new ClientConfig().setClusterName(settings.clusterName());
             config.getNetworkConfig().setAddresses(settings.clientAddresses());
+            // back within seconds of the cluster's return, however long it was gone
+            config.getConnectionStrategyConfig().getConnectionRetryConfig().setMaxBackoffMillis(CLIENT_MAX_BACKOFF_MILLIS);
         }
         // Never hold the deployment or a request waiting for the cluster: until it answers, each rule's
         // on-store-failure policy decides; the client keeps reconnecting in the background.

@@ -3,19 +3,16 @@ package io.tollgate.internal.limiter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.Decision;
-import io.tollgate.internal.config.ConfigReader;
 import io.tollgate.internal.config.RuleConfig;
-import io.tollgate.internal.config.Settings;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.DenialCache;
 import io.tollgate.internal.store.InMemoryBucketStore;
 import io.tollgate.testing.TestClock;
+import io.tollgate.testing.TestRules;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -32,18 +29,7 @@ class LimiterTest {
     private static RuleConfig rule(String policy) {
         Map<String, String> properties = Map.of("tollgate.rules.r.rate", "1/1h", "tollgate.rules.r.burst", "2",
                 "tollgate.rules.r.on-store-failure", policy);
-        Settings settings = new Settings() {
-            @Override
-            public Optional<String> get(String name) {
-                return Optional.ofNullable(properties.get(name));
-            }
-
-            @Override
-            public Iterable<String> names() {
-                return properties.keySet();
-            }
-        };
-        return ConfigReader.read(settings, List.of()).rule("r");
+        return TestRules.read(properties).rule("r");
     }
 
     @Test
