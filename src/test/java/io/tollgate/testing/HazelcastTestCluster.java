@@ -82,15 +82,22 @@ public final class HazelcastTestCluster implements AutoCloseable {
         offsets.get(index).addAndGet(by.toNanos() / 1_000);
     }
 
-    /** Waits (at most 60 s) until every running member sees {@code size} members and no migration is pending. */
+    /**
+     * Waits (at most 60 s) until every running member sees {@code size} members, every partition has
+     * an owner and its backups, and no migration is pending: from then on a backup write is not lost
+     * to a partition table still on its way (Hazelcast repairs such a backup only at its next
+     * anti-entropy round).
+     */
     public void awaitSize(int size) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
             boolean formed = true;
             for (HazelcastInstance member : members) {
-                if (member.getLifecycleService().isRunning()
-                        && (member.getCluster().getMembers().size() != size || !member.getPartitionService().isLocalMemberSafe())) {
-                    formed = false;
+                if (member.getLifecycleService().isRunning()) {
+                    member.getPartitionService().getPartitions(); // assigns the partitions, if nothing did yet
+                    if (member.getCluster().getMembers().size() != size || !member.getPartitionService().isClusterSafe()) {
+                        formed = false;
+                    }
                 }
             }
             if (formed) {

@@ -281,4 +281,52 @@ class RateLimitContractIT {
         }
         return Http.post(base, "api/uploads", "data", headers);
     }
+
+    @Test
+    void metricsCountEachRulesDecisionsByOutcome() {
+        double allowed = metric("tollgate_decisions_total", "search", "outcome", "allowed");
+        double denied = metric("tollgate_decisions_total", "search", "outcome", "denied");
+        double timed = metric(TIMER_COUNT, "search", null, null);
+        String key = freshKey();
+        for (int i = 0; i < 5; i++) {
+            get(base, "api/search?q=tea", "X-Api-Key", key);
+        }
+        assertEquals(allowed + 3, metric("tollgate_decisions_total", "search", "outcome", "allowed"));
+        assertEquals(denied + 2, metric("tollgate_decisions_total", "search", "outcome", "denied"));
+        assertEquals(timed + 5, metric(TIMER_COUNT, "search", null, null));
+        assertEquals(0, metric("tollgate_decisions_total", "search", "outcome", "shadow-denied"));
+        assertEquals(0, metric("tollgate_store_failures_total", "search", "cause", "timeout"));
+        assertEquals(0, metric("tollgate_store_failures_total", "search", "cause", "error"));
+    }
+
+    @Test
+    void theReadinessCheckReportsTheStore() {
+        HttpResponse<String> ready = get(base, "/health/ready");
+        assertEquals(200, ready.statusCode(), describe(ready));
+        JsonObject check = json(ready).getJsonArray("checks").stream().map(JsonObject.class::cast)
+                .filter(c -> c.getString("name").equals("tollgate")).findFirst()
+                .orElseThrow(() -> new AssertionError("no tollgate check: " + ready.body()));
+        assertEquals("UP", check.getString("status"), ready.body());
+        assertEquals("hazelcast", check.getJsonObject("data").getString("store"), ready.body());
+    }
+
+    /** The timer's count: Open Liberty names it with its unit (seconds), Payara without. */
+    private static final String TIMER_COUNT = "tollgate_decision_time(_seconds)?_count";
+
+    /**
+     * @return the value of the application metric {@code name} (a regular expression) (Prometheus format, from /metrics)
+     *         for {@code rule} and, if given, the tag {@code tag=value}
+     */
+    private double metric(String name, String rule, String tag, String value) {
+        HttpResponse<String> metrics = get(base, "/metrics?scope=application", "Accept", "text/plain");
+        assertEquals(200, metrics.statusCode(), describe(metrics));
+        for (String line : metrics.body().split("\n")) {
+            if (line.matches(name + "\\{.*") && line.contains("rule=\"" + rule + "\"")
+                    && (tag == null || line.contains(tag + "=\"" + value + "\""))) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        throw new AssertionError("no " + name + " for rule " + rule + " " + tag + "=" + value + " in:\n"
+                + String.join("\n", metrics.body().lines().filter(l -> l.contains("tollgate")).toList()));
+    }
 }

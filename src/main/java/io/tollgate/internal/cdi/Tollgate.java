@@ -2,12 +2,19 @@ package io.tollgate.internal.cdi;
 
 import io.tollgate.RateLimitKeyResolver;
 import io.tollgate.internal.config.TollgateConfig;
+import io.tollgate.internal.core.Limit;
+import io.tollgate.internal.core.TokenBucket;
+import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.limiter.Limiter;
 import io.tollgate.internal.limiter.RequestGate;
 import io.tollgate.internal.store.BucketStore;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -19,6 +26,8 @@ import java.util.logging.Logger;
 public final class Tollgate implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(Tollgate.class.getName());
+    private static final String PROBE_KEY = "tollgate-health";
+    private static final TokenBucket PROBE_BUCKET = TokenBucket.of(Limit.of(1, 1, Duration.ofSeconds(1)));
 
     private final TollgateConfig config;
     private final BucketStore store;
@@ -31,10 +40,10 @@ public final class Tollgate implements AutoCloseable {
         }
     };
 
-    Tollgate(TollgateConfig config, BucketStore store, Map<String, RateLimitKeyResolver> resolvers) {
+    Tollgate(TollgateConfig config, BucketStore store, Map<String, RateLimitKeyResolver> resolvers, DecisionObserver observer) {
         this.config = config;
         this.store = store;
-        this.limiter = new Limiter(store, config.storeTimeout());
+        this.limiter = new Limiter(store, config.storeTimeout(), observer);
         this.gate = new RequestGate(limiter, name -> {
             RateLimitKeyResolver resolver = resolvers.get(name);
             if (resolver == null) {
@@ -59,6 +68,28 @@ public final class Tollgate implements AutoCloseable {
     /** @return what applies to {@code method} called on an instance of {@code type} */
     public Binding binding(Class<?> type, Method method) {
         return bindings.get(type).computeIfAbsent(method, m -> Binding.of(type, m, config));
+    }
+
+    /**
+     * Asks the store a read-only question (cost 0, nothing is written), bounded by the store timeout.
+     *
+     * @return {@code null} if the store answered, else what went wrong
+     */
+    public String probeStore() {
+        long timeoutMillis = config.storeTimeout().toMillis();
+        try {
+            store.acquire(PROBE_KEY, PROBE_BUCKET, 0).toCompletableFuture().get(timeoutMillis, TimeUnit.MILLISECONDS);
+            return null;
+        } catch (TimeoutException e) {
+            return "the rate-limit store did not answer within " + timeoutMillis + " ms";
+        } catch (ExecutionException e) {
+            return "the rate-limit store failed: " + e.getCause();
+        } catch (RuntimeException e) {
+            return "the rate-limit store failed: " + e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
     }
 
     @Override

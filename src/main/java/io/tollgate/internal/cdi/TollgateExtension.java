@@ -10,12 +10,14 @@ import io.tollgate.internal.config.StoreType;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.core.Clock;
 import io.tollgate.internal.hazelcast.HazelcastStores;
+import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.store.BatchingBucketStore;
 import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.CoalescingStore;
 import io.tollgate.internal.store.DenialCache;
 import io.tollgate.internal.store.InMemoryBucketStore;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
 import jakarta.enterprise.inject.spi.AnnotatedMethod;
@@ -34,7 +36,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.ConfigProvider;
 
@@ -46,6 +50,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 public class TollgateExtension implements Extension {
 
     private static final Logger LOG = Logger.getLogger(TollgateExtension.class.getName());
+    private static final String READINESS_CHECK = "io.tollgate.internal.health.StoreReadiness";
+    private static final String METRICS_BINDING = "io.tollgate.internal.metrics.MetricsBinding";
 
     private final Map<String, RuleDefaults> annotations = new LinkedHashMap<>();
     private final List<AnnotatedType<?>> annotatedTypes = new ArrayList<>();
@@ -54,8 +60,32 @@ public class TollgateExtension implements Extension {
     private volatile Tollgate tollgate;
 
     void registerBeans(@Observes BeforeBeanDiscovery event, BeanManager beans) {
-        for (Class<?> type : List.of(RateLimitInterceptor.class, RequestState.class, DefaultRateLimiter.class)) {
+        List<Class<?>> types = new ArrayList<>(List.of(RateLimitInterceptor.class, RequestState.class, DefaultRateLimiter.class));
+        if (enabled(ConfigReader.HEALTH)) {
+            optional(READINESS_CHECK, "org.eclipse.microprofile.health.HealthCheck").ifPresent(types::add);
+        }
+        if (enabled(ConfigReader.METRICS)) {
+            optional(METRICS_BINDING, "org.eclipse.microprofile.metrics.MetricRegistry").ifPresent(types::add);
+        }
+        for (Class<?> type : types) {
             event.addAnnotatedType(beans.createAnnotatedType(type), TollgateExtension.class.getName() + "." + type.getSimpleName());
+        }
+    }
+
+    /** Read ahead of the rest of the configuration, which is read once the beans are known; an invalid value fails it then. */
+    private static boolean enabled(String property) {
+        return !"false".equalsIgnoreCase(ConfigProvider.getConfig(classLoader()).getOptionalValue(property, String.class)
+                .map(String::trim).orElse("true"));
+    }
+
+    /** @return Tollgate's class {@code name}, if {@code api} (the server feature it builds on) is present */
+    private static Optional<Class<?>> optional(String name, String api) {
+        try {
+            Class.forName(api, false, classLoader());
+            return Optional.of(Class.forName(name, false, TollgateExtension.class.getClassLoader()));
+        } catch (ClassNotFoundException | LinkageError e) {
+            LOG.fine(() -> api + " is not available: " + name + " is left out");
+            return Optional.empty();
         }
     }
 
@@ -131,7 +161,7 @@ public class TollgateExtension implements Extension {
         try {
             store = openStore(config, beans);
             warmUp(store, config);
-            Tollgate running = new Tollgate(config, store, resolvers);
+            Tollgate running = new Tollgate(config, store, resolvers, observer(config, beans));
             for (AnnotatedType<?> type : annotatedTypes) {
                 for (AnnotatedMethod<?> method : type.getMethods()) {
                     running.binding(type.getJavaClass(), method.getJavaMember()); // resolved now, not on first call
@@ -148,6 +178,30 @@ public class TollgateExtension implements Extension {
             return;
         }
         LOG.info("Tollgate is limiting with " + config.rules().size() + " rule(s): " + config.rules().values());
+    }
+
+    /**
+     * @return Tollgate's metrics in the application's MicroProfile Metrics registry, where the server
+     *         offers it (and {@code tollgate.metrics} is not {@code false})
+     */
+    private static DecisionObserver observer(TollgateConfig config, BeanManager beans) {
+        if (!config.metrics()) {
+            return DecisionObserver.NONE;
+        }
+        Optional<Class<?>> binding = optional(METRICS_BINDING, "org.eclipse.microprofile.metrics.MetricRegistry");
+        if (binding.isEmpty()) {
+            return DecisionObserver.NONE;
+        }
+        try {
+            Instance<?> factory = beans.createInstance().select(binding.get());
+            if (!factory.isResolvable()) {
+                return DecisionObserver.NONE;
+            }
+            return ((DecisionObserver.Factory) factory.get()).create(config.rules().values());
+        } catch (RuntimeException | LinkageError e) {
+            LOG.log(Level.WARNING, "Tollgate's metrics could not be registered; limiting goes on without them", e);
+            return DecisionObserver.NONE;
+        }
     }
 
     /** Best effort: a store that is down now is answered by each rule's on-store-failure until it is back. */

@@ -46,9 +46,13 @@ public final class ConfigReader {
     static final String MEMORY_MAX_ENTRIES = "tollgate.memory.max-entries";
     static final String DENIAL_CACHE = "tollgate.denial-cache";
     static final String DENIAL_CACHE_MAX_ENTRIES = "tollgate.denial-cache.max-entries";
+    /** Read by the CDI extension before the rest, to decide whether the metrics exist. */
+    public static final String METRICS = "tollgate.metrics";
+    /** Read by the CDI extension before the rest, to decide whether the readiness check exists. */
+    public static final String HEALTH = "tollgate.health";
     static final String HZ = "tollgate.hazelcast.";
     static final List<String> GLOBALS = List.of(HEADERS, JITTER, TRUSTED_PROXIES, FORWARDED_HEADER, STORE, STORE_TIMEOUT, MEMORY_MAX_ENTRIES,
-            DENIAL_CACHE, DENIAL_CACHE_MAX_ENTRIES,
+            DENIAL_CACHE, DENIAL_CACHE_MAX_ENTRIES, METRICS, HEALTH,
             HZ + "map", HZ + "max-entries-per-member", HZ + "backup-count", HZ + "jndi-name", HZ + "client.addresses",
             HZ + "client.config", HZ + "cluster-name", HZ + "config", HZ + "interface", HZ + "port", HZ + "members",
             HZ + "serialization", HZ + "coalescing");
@@ -107,7 +111,9 @@ public final class ConfigReader {
                 (int) whole(MEMORY_MAX_ENTRIES, 100_000, 1, Integer.MAX_VALUE),
                 hazelcast(),
                 bool(DENIAL_CACHE, true),
-                (int) whole(DENIAL_CACHE_MAX_ENTRIES, 100_000, 1, Integer.MAX_VALUE));
+                (int) whole(DENIAL_CACHE_MAX_ENTRIES, 100_000, 1, Integer.MAX_VALUE),
+                bool(METRICS, true),
+                bool(HEALTH, true));
         problems.throwIfAny();
         return config;
     }

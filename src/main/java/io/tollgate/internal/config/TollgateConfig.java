@@ -21,10 +21,12 @@ public final class TollgateConfig {
     private final HazelcastSettings hazelcast;
     private final boolean denialCache;
     private final int denialCacheMaxEntries;
+    private final boolean metrics;
+    private final boolean health;
 
     TollgateConfig(Map<String, RuleConfig> rules, HeaderStyle headerStyle, double retryAfterJitter,
             TrustedProxies trustedProxies, StoreType storeType, Duration storeTimeout, int memoryMaxEntries,
-            HazelcastSettings hazelcast, boolean denialCache, int denialCacheMaxEntries) {
+            HazelcastSettings hazelcast, boolean denialCache, int denialCacheMaxEntries, boolean metrics, boolean health) {
         this.rules = Collections.unmodifiableMap(rules);
         List<RuleConfig> withPaths = new ArrayList<>();
         for (RuleConfig rule : rules.values()) {
@@ -42,6 +44,18 @@ public final class TollgateConfig {
         this.hazelcast = hazelcast;
         this.denialCache = denialCache;
         this.denialCacheMaxEntries = denialCacheMaxEntries;
+        this.metrics = metrics;
+        this.health = health;
+    }
+
+    /** @return whether decisions are counted in MicroProfile Metrics, where the server offers it */
+    public boolean metrics() {
+        return metrics;
+    }
+
+    /** @return whether the store's readiness is reported to MicroProfile Health, where the server offers it */
+    public boolean health() {
+        return health;
     }
 
     /** @return whether recent denials are answered on this member without asking the store */

@@ -9,7 +9,6 @@ import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.store.BucketStore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -30,13 +29,19 @@ public final class Limiter {
 
     private final BucketStore store;
     private final long timeoutNanos;
+    private final DecisionObserver observer;
     private final ThrottledLog storeFailures = new ThrottledLog(LOG, Level.WARNING, LOG_INTERVAL_NANOS);
     private final ThrottledLog shadowDenials = new ThrottledLog(LOG, Level.INFO, LOG_INTERVAL_NANOS);
     private final ThrottledLog denials = new ThrottledLog(LOG, Level.FINE, LOG_INTERVAL_NANOS);
 
     public Limiter(BucketStore store, Duration timeout) {
+        this(store, timeout, DecisionObserver.NONE);
+    }
+
+    public Limiter(BucketStore store, Duration timeout, DecisionObserver observer) {
         this.store = store;
         this.timeoutNanos = timeout.toNanos();
+        this.observer = observer;
     }
 
     /**
@@ -44,43 +49,46 @@ public final class Limiter {
      */
     public Decision check(RuleConfig rule, String key, long cost) {
         rule.bucket().checkCost(cost);
+        long start = System.nanoTime();
         String storeKey = BucketKeys.of(rule.name(), key);
-        Outcome outcome;
+        Decision decision;
         try {
-            outcome = store.acquire(storeKey, rule.bucket(), cost).toCompletableFuture().get(timeoutNanos, TimeUnit.NANOSECONDS);
+            Outcome outcome = store.acquire(storeKey, rule.bucket(), cost).toCompletableFuture().get(timeoutNanos, TimeUnit.NANOSECONDS);
+            decision = decided(rule, cost, outcome);
         } catch (TimeoutException e) {
-            return storeFailed(rule, storeKey, cost, "did not answer within " + Duration.ofNanos(timeoutNanos).toMillis() + " ms", null);
+            decision = storeFailed(rule, storeKey, cost, null);
         } catch (ExecutionException e) {
-            return storeFailed(rule, storeKey, cost, "failed", e.getCause());
+            decision = storeFailed(rule, storeKey, cost, e.getCause());
         } catch (RuntimeException e) {
-            return storeFailed(rule, storeKey, cost, "failed", e);
+            decision = storeFailed(rule, storeKey, cost, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return storeFailed(rule, storeKey, cost, "was interrupted", e);
+            decision = storeFailed(rule, storeKey, cost, e);
         }
-        return decided(rule, cost, outcome);
+        observer.decided(rule, decision, System.nanoTime() - start);
+        return decision;
     }
 
     /** Like {@link #check}, without blocking: the stage completes when the store answers or the timeout passes. */
     public CompletableFuture<Decision> checkAsync(RuleConfig rule, String key, long cost) {
         rule.bucket().checkCost(cost);
+        long start = System.nanoTime();
         String storeKey = BucketKeys.of(rule.name(), key);
         CompletableFuture<Decision> result = new CompletableFuture<>();
-        CompletionStage<Outcome> pending;
         try {
-            pending = store.acquire(storeKey, rule.bucket(), cost);
+            store.acquire(storeKey, rule.bucket(), cost).whenComplete((outcome, failure) -> {
+                if (!result.isDone()) { // else the timeout answered already
+                    result.complete(failure == null ? decided(rule, cost, outcome) : storeFailed(rule, storeKey, cost, failure));
+                }
+            });
         } catch (RuntimeException e) {
-            return CompletableFuture.completedFuture(storeFailed(rule, storeKey, cost, "failed", e));
+            result.complete(storeFailed(rule, storeKey, cost, e));
         }
-        pending.whenComplete((outcome, failure) -> {
-            if (failure == null) {
-                result.complete(decided(rule, cost, outcome));
-            } else {
-                result.complete(storeFailed(rule, storeKey, cost, "failed", failure));
-            }
+        return result.completeOnTimeout(null, timeoutNanos, TimeUnit.NANOSECONDS).thenApply(answer -> {
+            Decision decision = answer != null ? answer : storeFailed(rule, storeKey, cost, null);
+            observer.decided(rule, decision, System.nanoTime() - start);
+            return decision;
         });
-        return result.completeOnTimeout(null, timeoutNanos, TimeUnit.NANOSECONDS).thenApply(decision -> decision != null
-                ? decision : storeFailed(rule, storeKey, cost, "did not answer within " + Duration.ofNanos(timeoutNanos).toMillis() + " ms", null));
     }
 
     private Decision decided(RuleConfig rule, long cost, Outcome outcome) {
@@ -102,7 +110,10 @@ public final class Limiter {
      * denied moments ago is denied even under {@code allow}: it is hot, and a store slow under that
      * load is no reason to let its flood through.
      */
-    private Decision storeFailed(RuleConfig rule, String storeKey, long cost, String what, Throwable cause) {
+    private Decision storeFailed(RuleConfig rule, String storeKey, long cost, Throwable cause) {
+        observer.storeFailed(rule, cause == null);
+        String what = cause == null ? "did not answer within " + Duration.ofNanos(timeoutNanos).toMillis() + " ms"
+                : cause instanceof InterruptedException ? "was interrupted" : "failed";
         boolean hot = store.recentlyDenied(storeKey, cost);
         boolean allow = rule.onStoreFailure() == StoreFailurePolicy.ALLOW && !hot;
         storeFailures.log("Rate-limit store " + what + " for rule '" + rule.name() + "'; " + (allow ? "allowing" : "denying")

@@ -1,6 +1,7 @@
 package io.tollgate.internal.limiter;
 
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -13,20 +14,26 @@ final class ThrottledLog {
     private final Logger logger;
     private final Level level;
     private final long intervalNanos;
+    private final LongSupplier nanoTime;
     private final AtomicLong nextAllowed = new AtomicLong(Long.MIN_VALUE);
     private final AtomicLong suppressed = new AtomicLong();
 
     ThrottledLog(Logger logger, Level level, long intervalNanos) {
+        this(logger, level, intervalNanos, System::nanoTime);
+    }
+
+    ThrottledLog(Logger logger, Level level, long intervalNanos, LongSupplier nanoTime) {
         this.logger = logger;
         this.level = level;
         this.intervalNanos = intervalNanos;
+        this.nanoTime = nanoTime;
     }
 
     void log(String message, Throwable cause) {
         if (!logger.isLoggable(level)) {
             return;
         }
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         long next = nextAllowed.get();
         if ((next != Long.MIN_VALUE && now - next < 0) || !nextAllowed.compareAndSet(next, now + intervalNanos)) {
             suppressed.incrementAndGet();

@@ -493,10 +493,22 @@ class ConfigReaderTest {
     }
 
     @Test
+    void metricsAndTheReadinessCheckAreOnUnlessSwitchedOff() {
+        assertThat(read().metrics()).isTrue();
+        assertThat(read().health()).isTrue();
+        assertThat(read("tollgate.metrics", "false").metrics()).isFalse();
+        assertThat(read("tollgate.health", "false").health()).isFalse();
+        assertThat(problems("tollgate.metrics", "yes", "tollgate.health", "0")).containsExactly(
+                "tollgate.metrics = 'yes': must be one of true, false",
+                "tollgate.health = '0': must be one of true, false");
+    }
+
+    @Test
     void refusesAnUnknownGlobalProperty() {
         String known = "unknown property; known ones are tollgate.rules.<name>.<attribute> and tollgate.headers, "
                 + "tollgate.retry-after.jitter, tollgate.trusted-proxies, tollgate.trusted-proxies.header, tollgate.store, tollgate.store.timeout, "
-                + "tollgate.memory.max-entries, tollgate.denial-cache, tollgate.denial-cache.max-entries, tollgate.hazelcast.map, tollgate.hazelcast.max-entries-per-member, "
+                + "tollgate.memory.max-entries, tollgate.denial-cache, tollgate.denial-cache.max-entries, tollgate.metrics, tollgate.health, "
+                + "tollgate.hazelcast.map, tollgate.hazelcast.max-entries-per-member, "
                 + "tollgate.hazelcast.backup-count, tollgate.hazelcast.jndi-name, tollgate.hazelcast.client.addresses, "
                 + "tollgate.hazelcast.client.config, tollgate.hazelcast.cluster-name, tollgate.hazelcast.config, "
                 + "tollgate.hazelcast.interface, tollgate.hazelcast.port, tollgate.hazelcast.members, "

@@ -35,15 +35,22 @@ class OwnerFailoverTest {
             // terminate (no graceful migration) a member that owns some of the buckets
             HazelcastInstance victim = cluster.member(1);
             long ownedByVictim = keys.stream().filter(k -> cluster.ownerOf(k) == victim).count();
+            java.util.Map<String, Boolean> ownedBefore = new java.util.HashMap<>();
+            keys.forEach(k -> ownedBefore.put(k, cluster.ownerOf(k) == victim));
             victim.getLifecycleService().terminate();
             cluster.awaitSize(2);
             int intact = 0;
+            List<String> changed = new ArrayList<>();
             for (String key : keys) {
                 Outcome o = acquire(store, key, bucket, 0);
                 if (o.remaining() == 3) {
                     intact++;
+                } else {
+                    changed.add(key + " (owned by " + (ownedBefore.get(key) ? "the terminated member" : "a survivor")
+                            + ", partition " + survivor.getPartitionService().getPartition(key).getPartitionId() + "): " + o.remaining() + " left");
                 }
             }
+            changed.forEach(c -> System.out.println("owner failover: changed " + c));
             System.out.printf("owner failover: %d buckets, %d owned by the terminated member, %d intact afterwards%n",
                     keys.size(), ownedByVictim, intact);
             assertThat(ownedByVictim).isPositive();

@@ -12,9 +12,11 @@ import io.tollgate.internal.store.InMemoryBucketStore;
 import io.tollgate.testing.TestClock;
 import io.tollgate.testing.TestRules;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +26,8 @@ class LimiterTest {
     private final TestClock clock = TestClock.atRealTime();
     private final SwitchableStore switchable = new SwitchableStore(new InMemoryBucketStore(clock, 1_000));
     private final DenialCache store = new DenialCache(switchable, 1_000, () -> clock.nowMicros() * 1_000);
-    private final Limiter limiter = new Limiter(store, Duration.ofMillis(100));
+    private final RecordingObserver observer = new RecordingObserver();
+    private final Limiter limiter = new Limiter(store, Duration.ofMillis(100), observer);
 
     private static RuleConfig rule(String policy) {
         Map<String, String> properties = Map.of("tollgate.rules.r.rate", "1/1h", "tollgate.rules.r.burst", "2",
@@ -69,6 +72,45 @@ class LimiterTest {
         assertThat(limiter.check(open, "cold", 1).allowed()).isTrue();
         clock.advance(Duration.ofSeconds(1));
         assertThat(limiter.check(open, "hot", 1).allowed()).as("a second after the retry-after the hint is gone").isTrue();
+    }
+
+    @Test
+    void everyDecisionIsReportedWithItsOutcomeAndEveryStoreFailureWithItsCause() throws Exception {
+        Map<String, String> properties = Map.of("tollgate.rules.r.rate", "1/1h", "tollgate.rules.r.burst", "2",
+                "tollgate.rules.s.rate", "1/1h", "tollgate.rules.s.burst", "1", "tollgate.rules.s.mode", "shadow");
+        RuleConfig enforced = TestRules.read(properties).rule("r");
+        RuleConfig shadow = TestRules.read(properties).rule("s");
+        limiter.check(enforced, "a", 1);
+        limiter.checkAsync(enforced, "a", 1).get(10, TimeUnit.SECONDS);
+        limiter.check(enforced, "a", 1);
+        limiter.check(shadow, "a", 1);
+        limiter.check(shadow, "a", 1);
+        switchable.mode = Mode.FAIL;
+        limiter.check(enforced, "b", 1);
+        switchable.mode = Mode.HANG;
+        limiter.check(enforced, "c", 1);
+        limiter.checkAsync(enforced, "d", 1).get(10, TimeUnit.SECONDS);
+        // fail-open by default: each failure, reported as such, is then an allowed decision
+        assertThat(observer.events).containsExactly("r allowed", "r allowed", "r denied", "s allowed", "s shadow-denied",
+                "r error", "r allowed", "r timeout", "r allowed", "r timeout", "r allowed");
+        assertThat(observer.nanos).hasSize(8).allMatch(n -> n >= 0);
+    }
+
+    /** Writes down what the limiter reports, in order. */
+    private static final class RecordingObserver implements DecisionObserver {
+        final List<String> events = new CopyOnWriteArrayList<>();
+        final List<Long> nanos = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void decided(RuleConfig rule, Decision decision, long nanos) {
+            events.add(rule.name() + (decision.shadowDenied() ? " shadow-denied" : decision.allowed() ? " allowed" : " denied"));
+            this.nanos.add(nanos);
+        }
+
+        @Override
+        public void storeFailed(RuleConfig rule, boolean timedOut) {
+            events.add(rule.name() + (timedOut ? " timeout" : " error"));
+        }
     }
 
     private enum Mode { WORK, FAIL, HANG }

@@ -1,0 +1,27 @@
+package io.tollgate.internal.metrics;
+
+import io.tollgate.internal.config.RuleConfig;
+import io.tollgate.internal.limiter.DecisionObserver;
+import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.util.Collection;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+
+/**
+ * Gets the application's registry by injection (the servers' registry producers read the
+ * injection point, so a programmatic look-up does not do) and makes Tollgate's metrics in it.
+ * Only registered where the server offers MicroProfile Metrics.
+ */
+@Dependent
+public class MetricsBinding implements DecisionObserver.Factory {
+
+    /** Through {@link Instance}: an application may carry the API while its server offers no registry. */
+    @Inject
+    Instance<MetricRegistry> registry;
+
+    @Override
+    public DecisionObserver create(Collection<RuleConfig> rules) {
+        return registry.isResolvable() ? new MicroProfileMetrics(registry.get(), rules) : DecisionObserver.NONE;
+    }
+}
