@@ -43,7 +43,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * code: a bad request is never a 5xx and never a free pass, which the tests prove by counting the
  * tokens of every bucket involved. Requests go over a plain socket, so control characters, raw bytes
  * and repeated headers reach the server as generated. CR and LF are left out: in a header value they
- * end the line, which makes it another request rather than another value.
+ * end the line, which makes another header line (or a malformed request) rather than another value.
  */
 @ExtendWith(SharedCluster.class)
 class HostileInputTest {
