@@ -6,9 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tollgate.app.KeysResource;
 import io.tollgate.app.SearchResource;
 import io.tollgate.app.TwoKeysService;
+import io.tollgate.internal.config.BadConfiguration;
 import io.tollgate.testing.TestApp;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -102,6 +105,32 @@ class InvalidDeploymentTest {
         assertDeploymentFails(TestApp.builder().beans(TwoKeysService.class).property("tollgate.store", "memory")
                         .property("tollgate.rules.two.rate", "1"),
                 "io.tollgate.app.TwoKeysService.call has more than one @RateLimitKey parameter");
+    }
+
+    /**
+     * A bad value of every property in the README's configuration reference, all in one deployment
+     * (each rule attribute in a rule of its own): the deployment fails, and its error names every
+     * property with its value.
+     */
+    @Test
+    void aBadValueOfEveryDocumentedPropertyFailsOneDeploymentNamingEachPropertyAndValue() {
+        TestApp.Builder app = TestApp.builder().beans(SearchResource.class).property("tollgate.rules.search.rate", "10");
+        List<String> expected = new ArrayList<>();
+        Set<String> properties = new HashSet<>();
+        for (BadConfiguration.Case bad : BadConfiguration.cases()) {
+            if (!properties.add(bad.property)) {
+                continue; // the first bad value of each property
+            }
+            BadConfiguration.Case own = bad.isRuleAttribute() ? bad.forRule("bad-" + properties.size()) : bad;
+            own.context.forEach(app::property);
+            app.property(own.property, own.value);
+            expected.add("  " + own.property + " = '" + own.value + "': ");
+        }
+        expected.add("Invalid Tollgate configuration (" + properties.size() + " problems)");
+        assertDeploymentFails(app, expected.toArray(new String[0]));
+        System.out.printf("invalid deployment: a bad value of each of the %d documented properties that can have one "
+                + "(%d more take any text), in one deployment: it failed naming all %d%n", properties.size(),
+                BadConfiguration.FREE_TEXT.size(), properties.size());
     }
 
     @Test

@@ -122,6 +122,8 @@ public final class TestApp implements AutoCloseable {
             NetworkListener listener = new NetworkListener("tollgate-test", "127.0.0.1", 0);
             listener.getTransport().setWorkerThreadPoolConfig(ThreadPoolConfig.defaultConfig().copy()
                     .setPoolName("tollgate-test-worker").setCorePoolSize(8).setMaxPoolSize(32));
+            // room for the hostile-input tests' long values (Grizzly's default is 8 KB of request head)
+            listener.setMaxHttpHeaderSize(256 * 1024);
             http.addListener(listener);
             Throwable[] initFailure = new Throwable[1];
             ServletContainer servlet = new ServletContainer(jaxrs) {

@@ -29,6 +29,14 @@ public final class Tokens {
         return builder.jws().sign(KEYS.getPrivate());
     }
 
+    /**
+     * @return {@code claims} signed with the trusted key, as given: no issuer, subject or expiry is
+     *         added, so a test can make tokens that are expired, from another issuer, and so on
+     */
+    public static String signed(Map<String, Object> claims) {
+        return Jwt.claims(claims).jws().sign(KEYS.getPrivate());
+    }
+
     private static KeyPair generate() {
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");

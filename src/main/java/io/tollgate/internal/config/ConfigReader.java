@@ -33,6 +33,7 @@ public final class ConfigReader {
     private static final String RULE_PREFIX = RULES + ".";
     private static final Pattern HOST_PORT = Pattern.compile("[^\\s:,]+(?::(\\d{1,5}))?");
     private static final Pattern RULE_NAME = Pattern.compile("[A-Za-z0-9_$][A-Za-z0-9_.$-]*");
+    private static final Pattern IPV4_PART = Pattern.compile("\\d{1,3}(-\\d{1,3})?");
 
     static final List<String> RULE_ATTRIBUTES = List.of("rate", "tokens-per-second", "burst", "limits", "key", "cost",
             "default-cost", "min-cost", "max-cost", "on-invalid-cost", "match", "paths", "mode", "on-store-failure");
@@ -365,12 +366,13 @@ public final class ConfigReader {
     }
 
     private TrustedProxies trustedProxies() {
+        // checked even without proxies: a bad value there is a mistake all the same
+        TrustedProxies.Header header = choice(FORWARDED_HEADER, TrustedProxies.Header.X_FORWARDED_FOR, TrustedProxies.Header.values());
         Optional<String> text = settings.get(TRUSTED_PROXIES);
         if (text.isEmpty() || text.get().isBlank()) {
             return TrustedProxies.NONE;
         }
         TrustedProxies proxies = parse(TRUSTED_PROXIES, text.get(), t -> TrustedProxies.parse(Arrays.asList(t.split(","))));
-        TrustedProxies.Header header = choice(FORWARDED_HEADER, TrustedProxies.Header.X_FORWARDED_FOR, TrustedProxies.Header.values());
         return proxies == null ? TrustedProxies.NONE : proxies.withHeader(header);
     }
 
@@ -404,20 +406,64 @@ public final class ConfigReader {
             }
         }
         String jndi = settings.get(HZ + "jndi-name").orElse("payara/Hazelcast").trim();
+        String bindInterface = settings.get(HZ + "interface").map(String::trim).filter(s -> !s.isEmpty()).orElse("127.0.0.1");
+        if (!isInterface(bindInterface)) {
+            problems.add(HZ + "interface", settings.get(HZ + "interface").orElse(""),
+                    "not an IP address or interface pattern; use e.g. 127.0.0.1, 10.0.0.*, 10.0.0.10-20 or fd00::1");
+        }
         return new HazelcastSettings(
                 settings.get(HZ + "map").map(String::trim).filter(s -> !s.isEmpty()).orElse("tollgate-buckets"),
                 (int) whole(HZ + "max-entries-per-member", 1_000_000, 1, Integer.MAX_VALUE),
                 (int) whole(HZ + "backup-count", 1, 1, 6),
                 jndi.isEmpty() ? Optional.empty() : Optional.of(jndi),
                 clientAddresses,
-                settings.get(HZ + "client.config").map(String::trim).filter(s -> !s.isEmpty()),
+                configFile(HZ + "client.config"),
                 settings.get(HZ + "cluster-name").map(String::trim).filter(s -> !s.isEmpty()).orElse("tollgate"),
-                settings.get(HZ + "config").map(String::trim).filter(s -> !s.isEmpty()),
-                settings.get(HZ + "interface").map(String::trim).filter(s -> !s.isEmpty()).orElse("127.0.0.1"),
+                configFile(HZ + "config"),
+                bindInterface,
                 (int) whole(HZ + "port", 5701, 1, 65535),
                 members,
                 choice(HZ + "serialization", HazelcastSettings.Serialization.AUTO, HazelcastSettings.Serialization.values()),
                 bool(HZ + "coalescing", true));
+    }
+
+    /** @return the Hazelcast configuration file named by {@code property}, if any; Hazelcast reads YAML or XML */
+    private Optional<String> configFile(String property) {
+        Optional<String> path = settings.get(property).map(String::trim).filter(s -> !s.isEmpty());
+        if (path.isPresent()) {
+            String lower = path.get().toLowerCase(Locale.ROOT);
+            if (!lower.endsWith(".yaml") && !lower.endsWith(".yml") && !lower.endsWith(".xml")) {
+                problems.add(property, settings.get(property).get(), "not a Hazelcast configuration file; name a .yaml, .yml or .xml file");
+                return Optional.empty();
+            }
+        }
+        return path;
+    }
+
+    /**
+     * @return whether {@code text} is what Hazelcast takes as an interface: an IPv4 address whose
+     *         parts may be {@code *} or a range {@code 10-20}, or an IPv6 address (which may use {@code *})
+     */
+    private static boolean isInterface(String text) {
+        if (text.indexOf(':') >= 0) {
+            return text.chars().filter(c -> c == ':').count() >= 2 && text.chars().allMatch(c -> Character.digit(c, 16) >= 0
+                    || c == ':' || c == '.' || c == '*' || c == '-');
+        }
+        String[] parts = text.split("\\.", -1);
+        if (parts.length != 4) {
+            return false;
+        }
+        for (String part : parts) {
+            if (!part.equals("*") && !IPV4_PART.matcher(part).matches()) {
+                return false;
+            }
+            String[] range = part.split("-");
+            if (!part.equals("*") && (Integer.parseInt(range[0]) > 255
+                    || (range.length == 2 && (Integer.parseInt(range[1]) > 255 || Integer.parseInt(range[0]) > Integer.parseInt(range[1]))))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean isHostAndPort(String address) {

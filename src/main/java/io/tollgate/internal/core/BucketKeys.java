@@ -9,7 +9,9 @@ import java.util.Base64;
  * Builds the store key of a bucket: {@code rule + ":" + key}. A client-supplied key longer than
  * {@value #MAX_RAW_LENGTH} characters, or one that starts with {@code '#'}, is replaced by
  * {@code '#'} and its SHA-256 in base64url, so keys stay bounded and hashed keys cannot be
- * forged with a raw one.
+ * forged with a raw one. The hash is taken over the key's UTF-8; a key that UTF-8 cannot encode
+ * (an unpaired surrogate, which only code can produce) is hashed over its UTF-16 units instead,
+ * after a byte UTF-8 never contains, so distinct keys never share a hash input.
  */
 public final class BucketKeys {
 
@@ -33,10 +35,39 @@ public final class BucketKeys {
 
     private static String sha256(String key) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(bytes(key));
             return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every Java platform", e);
         }
+    }
+
+    /**
+     * @return the key's UTF-8; or, if it has an unpaired surrogate (which UTF-8 would replace by
+     *         {@code '?'}, merging distinct keys), 0xFF and then its UTF-16 units, big-endian
+     */
+    private static byte[] bytes(String key) {
+        if (wellFormed(key)) {
+            return key.getBytes(StandardCharsets.UTF_8);
+        }
+        byte[] units = new byte[1 + 2 * key.length()];
+        units[0] = (byte) 0xFF;
+        for (int i = 0; i < key.length(); i++) {
+            units[1 + 2 * i] = (byte) (key.charAt(i) >> 8);
+            units[2 + 2 * i] = (byte) key.charAt(i);
+        }
+        return units;
+    }
+
+    private static boolean wellFormed(String key) {
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < key.length() && Character.isLowSurrogate(key.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

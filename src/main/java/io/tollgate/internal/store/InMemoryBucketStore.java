@@ -14,19 +14,27 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Buckets in this JVM only: exact under any number of threads (each key is updated under the map's
  * per-bin lock), for development, single-instance deployments and tests. Idle buckets are dropped
- * once they would be full again; at most {@code maxEntries} buckets are kept, and when a new key
- * arrives at the bound an arbitrary bucket is dropped (it restarts full).
+ * once they would be full again; at most {@code maxEntries} buckets are kept. When a new key
+ * arrives at the bound, a bucket that was not used again since it was made or since the evictor last
+ * passed it is dropped (it restarts full): a clock sweep with a second chance, close to least recently
+ * used at no cost per request. Keys used once, as in a flood of new keys, go first; a client that keeps
+ * coming back keeps its bucket, denials included.
  */
 public final class InMemoryBucketStore implements BatchingBucketStore {
 
     private static final int SWEEP_EVERY = 4096;
     /** When full, at most this share of the bound is dropped at once, so making room stays cheap per key. */
     private static final int EVICT_DIVISOR = 100;
+    /** Buckets the hand looks at per call before it stops sparing any: past that it drops what it meets. */
+    private static final int SECOND_CHANCES = 64;
 
     private final Clock clock;
     private final int maxEntries;
     private final ConcurrentHashMap<String, Entry> buckets = new ConcurrentHashMap<>();
     private final AtomicLong nextSweepMicros = new AtomicLong();
+    /** Where the evictor stands: it goes round the buckets, carrying on where it stopped. Guarded by itself. */
+    private final Object handLock = new Object();
+    private Iterator<Map.Entry<String, Entry>> hand;
 
     public InMemoryBucketStore(Clock clock, int maxEntries) {
         if (maxEntries < 1) {
@@ -53,13 +61,13 @@ public final class InMemoryBucketStore implements BatchingBucketStore {
         Outcome[] result = new Outcome[1];
         buckets.compute(key, (k, entry) -> {
             long now = clock.nowMicros();
-            long[] state = entry == null || entry.expiresAt <= now ? null : entry.state;
-            Outcome outcome = bucket.tryConsume(state, cost, now);
+            boolean live = entry != null && entry.expiresAt > now;
+            Outcome outcome = bucket.tryConsume(live ? entry.state : null, cost, now);
             result[0] = outcome;
             if (outcome.newState() == null) {
-                return entry;
+                return used(entry);
             }
-            return new Entry(outcome.newState(), now + outcome.fullAfterMicros());
+            return new Entry(outcome.newState(), now + outcome.fullAfterMicros(), live);
         });
         return result[0];
     }
@@ -75,9 +83,9 @@ public final class InMemoryBucketStore implements BatchingBucketStore {
         }
         buckets.compute(key, (k, entry) -> {
             long now = clock.nowMicros();
-            long[] state = entry == null || entry.expiresAt <= now ? null : entry.state;
-            long[] next = bucket.tryConsumeAll(state, costs, now, outcomes);
-            return next == null ? entry : new Entry(next, now + outcomes[outcomes.length - 1].fullAfterMicros());
+            boolean live = entry != null && entry.expiresAt > now;
+            long[] next = bucket.tryConsumeAll(live ? entry.state : null, costs, now, outcomes);
+            return next == null ? used(entry) : new Entry(next, now + outcomes[outcomes.length - 1].fullAfterMicros(), live);
         });
         return CompletableFuture.completedFuture(outcomes);
     }
@@ -92,9 +100,19 @@ public final class InMemoryBucketStore implements BatchingBucketStore {
         buckets.values().removeIf(entry -> entry.expiresAt <= now);
     }
 
+    /** A bucket denied (or only looked at) is in use too: a denied client must not come back to a full bucket. */
+    private static Entry used(Entry entry) {
+        if (entry != null) {
+            entry.usedAgain = true;
+        }
+        return entry;
+    }
+
     /**
-     * Drops expired buckets (at most once a second, a full pass), then, if still full, a batch of
-     * arbitrary ones: a client rotating keys pays a bounded, amortized cost per new key.
+     * Drops expired buckets (at most once a second, a full pass), then, if still full, moves the hand
+     * on: a bucket used again since the hand last passed gets a second chance (its mark is cleared),
+     * any other is dropped. After {@link #SECOND_CHANCES} buckets in one call the hand drops whatever
+     * it meets, so a client rotating keys pays a bounded, amortized cost per new key.
      */
     private void makeRoom() {
         long now = clock.nowMicros();
@@ -103,10 +121,25 @@ public final class InMemoryBucketStore implements BatchingBucketStore {
             sweep(now);
         }
         int batch = Math.max(1, maxEntries / EVICT_DIVISOR);
-        Iterator<Map.Entry<String, Entry>> it = buckets.entrySet().iterator();
-        for (int dropped = 0; buckets.size() >= maxEntries && dropped < batch && it.hasNext(); dropped++) {
-            it.next();
-            it.remove();
+        synchronized (handLock) {
+            int dropped = 0;
+            int looked = 0;
+            while (buckets.size() >= maxEntries && dropped < batch) {
+                if (hand == null || !hand.hasNext()) {
+                    hand = buckets.entrySet().iterator();
+                    if (!hand.hasNext()) {
+                        return;
+                    }
+                }
+                Map.Entry<String, Entry> candidate = hand.next();
+                Entry entry = candidate.getValue();
+                boolean patient = looked++ < SECOND_CHANCES;
+                if (patient && entry.usedAgain) {
+                    entry.usedAgain = false;
+                } else if (patient ? buckets.remove(candidate.getKey(), entry) : buckets.remove(candidate.getKey()) != null) {
+                    dropped++;
+                }
+            }
         }
     }
 
@@ -118,10 +151,13 @@ public final class InMemoryBucketStore implements BatchingBucketStore {
     private static final class Entry {
         final long[] state;
         final long expiresAt;
+        /** Whether the bucket was used again since it was made or since the evictor's hand last passed it. */
+        volatile boolean usedAgain;
 
-        Entry(long[] state, long expiresAt) {
+        Entry(long[] state, long expiresAt, boolean usedAgain) {
             this.state = state;
             this.expiresAt = expiresAt;
+            this.usedAgain = usedAgain;
         }
     }
 }

@@ -16,10 +16,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -999,6 +1005,77 @@ class ConfigReaderTest {
                 .merge("app.B.find", "20", 5, "", "");
         RuleConfig rule = read(List.of(search), RULE + "limits", "10/s burst 20").rule("search");
         assertThat(rule.limits()).containsExactly(Limit.of(20, 10, Duration.ofSeconds(1)));
+    }
+
+    // ---------------------------------------------------------------- every documented property, a bad value of each
+
+    /** The README and the reader know the same properties, so the walk below covers what users are told about. */
+    @Test
+    void theReadmeDocumentsExactlyThePropertiesTheReaderKnows() {
+        Set<String> known = new TreeSet<>(ConfigReader.GLOBALS);
+        known.add(ConfigReader.RULES);
+        ConfigReader.RULE_ATTRIBUTES.forEach(attribute -> known.add(BadConfiguration.RULE + attribute));
+        assertThat(BadConfiguration.documentedProperties()).isEqualTo(known);
+    }
+
+    @Test
+    void everyDocumentedPropertyHasBadValuesToTryOrTakesAnyText() {
+        Set<String> covered = new TreeSet<>(BadConfiguration.FREE_TEXT.keySet());
+        BadConfiguration.cases().forEach(c -> covered.add(c.property));
+        assertThat(covered).isEqualTo(BadConfiguration.documentedProperties());
+        Set<String> withBadValues = BadConfiguration.cases().stream().map(c -> c.property).collect(Collectors.toSet());
+        assertThat(BadConfiguration.FREE_TEXT.keySet()).doesNotContainAnyElementsOf(withBadValues);
+        System.out.printf("configuration: %d documented properties; %d bad values over %d of them, each failing alone with "
+                + "its property and value; %d take any text%n", covered.size(), BadConfiguration.cases().size(),
+                withBadValues.size(), BadConfiguration.FREE_TEXT.size());
+    }
+
+    static Stream<BadConfiguration.Case> badValues() {
+        return BadConfiguration.cases().stream();
+    }
+
+    /** Each bad value, alone in an otherwise valid configuration, fails it with one line naming the property and the value. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badValues")
+    void aBadValueOfEveryDocumentedPropertyIsReportedWithThePropertyAndTheValue(BadConfiguration.Case bad) {
+        List<String> properties = new ArrayList<>();
+        bad.context.forEach((name, value) -> {
+            properties.add(name);
+            properties.add(value);
+        });
+        properties.add(bad.property);
+        properties.add(bad.value);
+        assertThat(problems(properties.toArray(new String[0]))).singleElement(InstanceOfAssertFactories.STRING)
+                .startsWith(bad.property + " = '" + bad.value + "': ");
+    }
+
+    @Test
+    void freeTextPropertiesTakeAnyText() {
+        String odd = " é 名前 /x:y,z@1 ";
+        HazelcastSettings hz = read("tollgate.hazelcast.map", odd, "tollgate.hazelcast.jndi-name", odd,
+                "tollgate.hazelcast.cluster-name", odd).hazelcast();
+        assertThat(hz.mapName()).isEqualTo(odd.trim());
+        assertThat(hz.jndiName()).contains(odd.trim());
+        assertThat(hz.clusterName()).isEqualTo(odd.trim());
+    }
+
+    @Test
+    void theTrustedProxiesHeaderIsCheckedEvenWithoutProxies() {
+        assertThat(problems("tollgate.trusted-proxies.header", "via")).containsExactly(
+                "tollgate.trusted-proxies.header = 'via': must be one of x-forwarded-for, forwarded");
+    }
+
+    @ParameterizedTest(name = "interface {0}")
+    @ValueSource(strings = {"127.0.0.1", "10.0.0.*", "10.3.10.4-18", "*.*.*.*", "fd00::1", "fe80:0:0:0:45c5:47ee:fe15:*", "::1"})
+    void readsEveryInterfaceHazelcastTakes(String address) {
+        assertThat(read("tollgate.hazelcast.interface", " " + address + " ").hazelcast().bindInterface()).isEqualTo(address);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"/etc/hazelcast.yaml", "hazelcast.yml", "C:\\hz\\HAZELCAST.XML"})
+    void readsHazelcastConfigurationFilesOfEveryKind(String file) {
+        assertThat(read("tollgate.hazelcast.config", file).hazelcast().memberConfig()).contains(file);
+        assertThat(read("tollgate.hazelcast.client.config", file).hazelcast().clientConfig()).contains(file);
     }
 
     // ---------------------------------------------------------------- all problems at once

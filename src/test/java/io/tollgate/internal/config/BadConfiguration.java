@@ -1,0 +1,148 @@
+package io.tollgate.internal.config;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Bad values for every property of the README's configuration reference, and that reference read
+ * from the README itself, so a property documented without a bad value here fails a test.
+ * A rule attribute is written for the rule {@code search}: {@code tollgate.rules.search.<attribute>}.
+ */
+public final class BadConfiguration {
+
+    public static final String RULE = "tollgate.rules.search.";
+
+    /** Properties that take any text: there is no bad value to try. */
+    public static final Map<String, String> FREE_TEXT = Map.of(
+            "tollgate.hazelcast.map", "any IMap name; blank means the default",
+            "tollgate.hazelcast.jndi-name", "any JNDI name; blank means none",
+            "tollgate.hazelcast.cluster-name", "any cluster name; blank means the default");
+
+    /** One bad value, with the other properties that make the rest of the configuration valid. */
+    public static final class Case {
+        public final String property;
+        public final String value;
+        public final Map<String, String> context;
+
+        Case(String property, String value, Map<String, String> context) {
+            this.property = property;
+            this.value = value;
+            this.context = context;
+        }
+
+        /** @return the same case for the rule {@code name}: its property and context renamed */
+        public Case forRule(String name) {
+            Map<String, String> renamed = new LinkedHashMap<>();
+            context.forEach((k, v) -> renamed.put(k.replace(RULE, "tollgate.rules." + name + "."), v));
+            return new Case(property.replace(RULE, "tollgate.rules." + name + "."), value, renamed);
+        }
+
+        public boolean isRuleAttribute() {
+            return property.startsWith(RULE);
+        }
+
+        @Override
+        public String toString() {
+            return property + " = '" + value + "'";
+        }
+    }
+
+    private BadConfiguration() {
+    }
+
+    /** @return every bad value to try, several per property */
+    public static List<Case> cases() {
+        List<Case> cases = new ArrayList<>();
+        Map<String, String> rate = Map.of(RULE + "rate", "10");
+        Map<String, String> statedCost = Map.of(RULE + "rate", "10", RULE + "cost", "header:X-Weight");
+        Map<String, String> none = Map.of();
+        add(cases, RULE + "rate", none, "ten", "0", "-1", "1.5/s", "10/x", "1/9999999999999999d");
+        add(cases, RULE + "tokens-per-second", none, "fast", "0", "10 per second");
+        add(cases, RULE + "burst", rate, "0", "-1", "abc", "2.5", "99999999999999999999");
+        add(cases, RULE + "limits", none, "10/s burst 0", "abc", " ", "0/s", "10/s burst x");
+        add(cases, RULE + "key", rate, "cookie:session", "header:", "ip,", "resolver:1com.Keys");
+        add(cases, RULE + "cost", rate, "body:size", "1.5", "99999999999999999999", "11", "0");
+        add(cases, RULE + "default-cost", statedCost, "-1", "1.5", "abc", "11");
+        add(cases, RULE + "min-cost", rate, "-1", "one", "1.5");
+        add(cases, RULE + "max-cost", rate, "0", "abc", "30");
+        add(cases, RULE + "on-invalid-cost", statedCost, "ignore", "400");
+        add(cases, RULE + "match", rate, "plan=free", "jwt:plan", "=free", "path:/x=1");
+        add(cases, RULE + "paths", rate, "api/search", "/api/a**");
+        add(cases, RULE + "mode", rate, "block", "off");
+        add(cases, RULE + "on-store-failure", rate, "open", "closed");
+        add(cases, "tollgate.rules", none, "no/slash", "my rule");
+        add(cases, "tollgate.headers", none, "fancy", "x_ratelimit");
+        add(cases, "tollgate.retry-after.jitter", none, "2", "-0.1", "NaN", "50%");
+        add(cases, "tollgate.trusted-proxies", none, "example.com", "10.0.0.0/33", "10.0.0.256", "fd00::/129");
+        add(cases, "tollgate.trusted-proxies.header", none, "via", "x-real-ip");
+        add(cases, "tollgate.store", none, "redis", "jcache");
+        add(cases, "tollgate.store.timeout", none, "0s", "61s", "abc", "5ns", "9999999999999999d");
+        add(cases, "tollgate.memory.max-entries", none, "0", "3000000000", "lots");
+        add(cases, "tollgate.denial-cache", none, "maybe", "yes", "1");
+        add(cases, "tollgate.denial-cache.max-entries", none, "0", "-5", "many");
+        add(cases, "tollgate.hazelcast.max-entries-per-member", none, "0", "3000000000", "x");
+        add(cases, "tollgate.hazelcast.backup-count", none, "0", "7", "one");
+        add(cases, "tollgate.hazelcast.client.addresses", none, "hz1:x", "hz1:99999", "a:1:2");
+        add(cases, "tollgate.hazelcast.client.config", none, "hazelcast-client.json", "client.properties");
+        add(cases, "tollgate.hazelcast.config", none, "hazelcast.properties", "hazelcast.json");
+        add(cases, "tollgate.hazelcast.interface", none, "eth0", "localhost", "10.0.0", "10.0.0.256", "10.0.0.20-10");
+        add(cases, "tollgate.hazelcast.port", none, "0", "65536", "http");
+        add(cases, "tollgate.hazelcast.members", none, "hz1:x", "a:1:2", "h:123456");
+        add(cases, "tollgate.hazelcast.serialization", none, "java", "kryo");
+        add(cases, "tollgate.hazelcast.coalescing", none, "maybe", "on");
+        return cases;
+    }
+
+    private static void add(List<Case> cases, String property, Map<String, String> context, String... values) {
+        for (String value : values) {
+            cases.add(new Case(property, value, context));
+        }
+    }
+
+    /**
+     * @return the properties the README's configuration reference lists: rule attributes (as
+     *         {@code tollgate.rules.search.<attribute>}, aliases included), {@code tollgate.rules},
+     *         and every global property
+     */
+    public static Set<String> documentedProperties() {
+        List<String> readme;
+        try {
+            readme = Files.readAllLines(Path.of(System.getProperty("basedir", "."), "README.md"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Set<String> properties = new TreeSet<>();
+        Pattern code = Pattern.compile("`([^`]+)`");
+        String section = "";
+        for (String line : readme) {
+            if (line.startsWith("#")) {
+                section = line;
+                continue;
+            }
+            if (section.startsWith("### Rules") && line.startsWith("| `")) {
+                Matcher names = code.matcher(line.substring(0, line.indexOf('|', 1)));
+                while (names.find()) {
+                    properties.add(RULE + names.group(1));
+                }
+            } else if (section.startsWith("### Rules") && line.startsWith("`tollgate.rules=")) {
+                properties.add("tollgate.rules");
+            } else if (section.startsWith("### Global properties") && line.startsWith("| `tollgate.")) {
+                Matcher name = code.matcher(line);
+                if (name.find()) {
+                    properties.add(name.group(1));
+                }
+            }
+        }
+        return properties;
+    }
+}
