@@ -90,6 +90,8 @@ public final class BadConfiguration {
         add(cases, "tollgate.memory.max-entries", none, "0", "3000000000", "lots");
         add(cases, "tollgate.denial-cache", none, "maybe", "yes", "1");
         add(cases, "tollgate.denial-cache.max-entries", none, "0", "-5", "many");
+        add(cases, "tollgate.metrics", none, "on", "yes", "1");
+        add(cases, "tollgate.health", none, "off", "no", "0");
         add(cases, "tollgate.hazelcast.max-entries-per-member", none, "0", "3000000000", "x");
         add(cases, "tollgate.hazelcast.backup-count", none, "0", "7", "one");
         add(cases, "tollgate.hazelcast.client.addresses", none, "hz1:x", "hz1:99999", "a:1:2");
