@@ -107,15 +107,8 @@ class BucketKeysTest {
         assertThat(BucketKeys.of("search", "")).isEqualTo("search:");
     }
 
+    /** Whether UTF-8 can encode the key (it cannot encode an unpaired surrogate). */
     private static boolean isWellFormed(String key) {
-        for (int i = 0; i < key.length(); i++) {
-            char c = key.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < key.length() && Character.isLowSurrogate(key.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                return false;
-            }
-        }
-        return true;
+        return StandardCharsets.UTF_8.newEncoder().canEncode(key);
     }
 }

@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.tollgate.Decision;
-import io.tollgate.internal.config.ConfigReader;
 import io.tollgate.internal.config.HeaderStyle;
 import io.tollgate.internal.config.RuleConfig;
-import io.tollgate.internal.config.Settings;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.limiter.RuleCheck;
 import io.tollgate.internal.request.CostSpec;
@@ -15,6 +13,7 @@ import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.InvalidCostException;
 import io.tollgate.internal.request.RequestView;
 import io.tollgate.internal.request.TrustedProxies;
+import io.tollgate.testing.TestRules;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -22,7 +21,6 @@ import java.io.StringReader;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,17 +39,7 @@ class HttpContractTest {
         for (int i = 0; i < namesAndValues.length; i += 2) {
             properties.put(namesAndValues[i], namesAndValues[i + 1]);
         }
-        return ConfigReader.read(new Settings() {
-            @Override
-            public Optional<String> get(String name) {
-                return Optional.ofNullable(properties.get(name));
-            }
-
-            @Override
-            public Iterable<String> names() {
-                return properties.keySet();
-            }
-        }, List.of());
+        return TestRules.read(properties);
     }
 
     private static final TollgateConfig RULES = config(
