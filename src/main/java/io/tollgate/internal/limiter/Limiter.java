@@ -58,7 +58,7 @@ public final class Limiter {
         } catch (TimeoutException e) {
             decision = storeFailed(rule, storeKey, cost, null);
         } catch (ExecutionException e) {
-            decision = storeFailed(rule, storeKey, cost, e.getCause());
+            decision = storeFailed(rule, storeKey, cost, e.getCause() != null ? e.getCause() : e);
         } catch (RuntimeException e) {
             decision = storeFailed(rule, storeKey, cost, e);
         } catch (InterruptedException e) {
