@@ -2,11 +2,13 @@ package io.tollgate.testing;
 
 import com.hazelcast.client.HazelcastClient;
 import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.cluster.Member;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.partition.Partition;
 import io.tollgate.internal.core.Clock;
 import io.tollgate.internal.hazelcast.BucketMapConfig;
 import io.tollgate.internal.hazelcast.MemberClock;
@@ -16,7 +18,9 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -93,11 +97,8 @@ public final class HazelcastTestCluster implements AutoCloseable {
         while (true) {
             boolean formed = true;
             for (HazelcastInstance member : members) {
-                if (member.getLifecycleService().isRunning()) {
-                    member.getPartitionService().getPartitions(); // assigns the partitions, if nothing did yet
-                    if (member.getCluster().getMembers().size() != size || !member.getPartitionService().isClusterSafe()) {
-                        formed = false;
-                    }
+                if (member.getLifecycleService().isRunning() && !settled(member, size)) {
+                    formed = false;
                 }
             }
             if (formed) {
@@ -113,6 +114,28 @@ public final class HazelcastTestCluster implements AutoCloseable {
                 throw new IllegalStateException(e);
             }
         }
+    }
+
+    /**
+     * @return whether {@code member} sees {@code size} members, every partition with an owner and its
+     *         backups, and each member owning at least half its share: a member that just joined owns
+     *         none until the rebalancing is done, and the cluster can look safe before it has begun
+     */
+    public static boolean settled(HazelcastInstance member, int size) {
+        if (member.getCluster().getMembers().size() != size) {
+            return false;
+        }
+        Map<UUID, Integer> owned = new HashMap<>();
+        member.getCluster().getMembers().forEach(m -> owned.put(m.getUuid(), 0));
+        for (Partition partition : member.getPartitionService().getPartitions()) { // assigns them, if nothing did yet
+            Member owner = partition.getOwner();
+            if (owner == null || !owned.containsKey(owner.getUuid())) {
+                return false;
+            }
+            owned.merge(owner.getUuid(), 1, Integer::sum);
+        }
+        int fair = member.getPartitionService().getPartitions().size() / size;
+        return owned.values().stream().allMatch(n -> n >= fair / 2) && member.getPartitionService().isClusterSafe();
     }
 
     private Config memberConfig(int index) {

@@ -99,10 +99,13 @@ public final class JvmCluster implements AutoCloseable {
         return index < 0 ? null : processes.get(index);
     }
 
-    /** Waits (at most 120 s) until the cluster has {@code size} members and no partition lacks its backup. */
+    /**
+     * Waits (at most 120 s) until the cluster has {@code size} members and its partitions are spread
+     * over them with their backups ({@link HazelcastTestCluster#settled}).
+     */
     public void awaitSize(int size) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (local.getCluster().getMembers().size() != size || !local.getPartitionService().isClusterSafe()) {
+        while (!HazelcastTestCluster.settled(local, size)) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("the cluster did not settle at " + size + " members within 120 s; it has "
                         + local.getCluster().getMembers().size());

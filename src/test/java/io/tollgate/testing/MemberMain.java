@@ -28,6 +28,7 @@ public final class MemberMain {
         Config config = HazelcastTestCluster.memberConfig(args[0], Integer.parseInt(args[1]), Integer.parseInt(args[2]), addresses, true);
         MemberProcess.tuneFailureDetection(config);
         HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
+        System.out.println("cluster time - wall clock: " + (member.getCluster().getClusterTime() - System.currentTimeMillis()) + " ms");
         System.out.println(READY + " " + member.getCluster().getLocalMember().getUuid());
         System.out.flush();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

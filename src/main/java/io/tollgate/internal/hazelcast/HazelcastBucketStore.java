@@ -72,7 +72,7 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
 
     /** @return the cluster time after which the owner must not apply the decision, or 0 */
     private long deadline(long waitedNanos) {
-        return timeoutMillis == 0 ? 0 : hazelcast.getCluster().getClusterTime() + timeoutMillis - waitedNanos / 1_000_000;
+        return timeoutMillis == 0 ? 0 : ClusterTime.now(hazelcast) + timeoutMillis - waitedNanos / 1_000_000;
     }
 
     /**

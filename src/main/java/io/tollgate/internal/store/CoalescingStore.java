@@ -22,6 +22,8 @@ public final class CoalescingStore implements BucketStore {
 
     /** Most decisions in one call; more wait for the next. */
     static final int MAX_BATCH = 512;
+    /** A request that waited less than this before it left is sent as it came (1 ms: well below any store timeout). */
+    private static final long FRESH_NANOS = 1_000_000;
 
     private final BatchingBucketStore store;
     private final LongSupplier nanoTime;
@@ -111,9 +113,14 @@ public final class CoalescingStore implements BucketStore {
         }
     }
 
+    /**
+     * A request that goes out as it arrives is a plain call; a batch that waited, even of one, says how
+     * long its first request has waited, so the store's deadline still counts from its arrival.
+     */
     private CompletionStage<Outcome[]> call(String key, List<Waiter> batch) {
         try {
-            if (batch.size() == 1) {
+            long waited = nanoTime.getAsLong() - batch.get(0).arrivedNanos;
+            if (batch.size() == 1 && waited < FRESH_NANOS) {
                 Waiter only = batch.get(0);
                 return store.acquire(key, only.bucket, only.cost).thenApply(outcome -> new Outcome[] {outcome});
             }
@@ -121,7 +128,7 @@ public final class CoalescingStore implements BucketStore {
             for (int i = 0; i < costs.length; i++) {
                 costs[i] = batch.get(i).cost;
             }
-            return store.acquireAll(key, batch.get(0).bucket, costs, nanoTime.getAsLong() - batch.get(0).arrivedNanos);
+            return store.acquireAll(key, batch.get(0).bucket, costs, waited);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

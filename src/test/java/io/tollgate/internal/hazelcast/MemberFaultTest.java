@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -111,12 +112,8 @@ class MemberFaultTest {
             } finally {
                 owner.thaw();
             }
-            Decision recovered = null;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while ((recovered == null || recovered.storeUnavailable()) && System.nanoTime() < deadline) {
-                TimeUnit.MILLISECONDS.sleep(100);
-                recovered = limiter.check(frozen, key, 0);
-            }
+            Decision recovered = awaitStore(limiter, frozen, key);
+            assertThat(cluster.ownerOf(BucketKeys.of(frozen.name(), key))).as("the bucket stayed where it was").isSameAs(owner);
             System.out.printf("frozen owner: 6 decisions answered by the policy, slowest %d ms (timeout %d ms); "
                     + "after the thaw %d of 10 tokens left (3 charged before)%n",
                     latencies.stream().mapToLong(Long::longValue).max().orElseThrow() / 1_000_000, TIMEOUT.toMillis(),
@@ -127,25 +124,82 @@ class MemberFaultTest {
         }
     }
 
+    @Test
+    void aMemberCutOffFromAllOthersAnswersByThePolicyAndRecoversByItself() throws Exception {
+        RuleConfig frozen = config.rule("frozen");
+        try (JvmCluster cluster = JvmCluster.start(2, 0)) {
+            Limiter limiter = new Limiter(productionStack(cluster), TIMEOUT);
+            String remote = keyOwnedByAnotherJvm(cluster, frozen);
+            String local = keyOwnedLocally(cluster, frozen);
+            for (String key : List.of(remote, local)) {
+                assertThat(limiter.check(frozen, key, 1).allowed()).isTrue();
+            }
+            cluster.process(0).freeze();
+            cluster.process(1).freeze();
+            long slowest = 0;
+            try {
+                for (int i = 0; i < 3; i++) {
+                    for (String key : List.of(remote, local)) { // a local key waits for its backup on a frozen member
+                        long start = System.nanoTime();
+                        Decision decision = limiter.check(frozen, key, 1);
+                        slowest = Math.max(slowest, System.nanoTime() - start);
+                        assertThat(decision.storeUnavailable()).as("%s, while cut off", key).isTrue();
+                        assertThat(decision.allowed()).as("on-store-failure=deny").isFalse();
+                    }
+                }
+            } finally {
+                cluster.process(0).thaw();
+                cluster.process(1).thaw();
+            }
+            Decision remoteAfter = awaitStore(limiter, frozen, remote);
+            Decision localAfter = awaitStore(limiter, frozen, local);
+            System.out.printf("member cut off from both others: 6 decisions answered by the policy, slowest %d ms "
+                    + "(timeout %d ms); afterwards %d tokens left on the remote key, %d on the local one (10 each, 1 charged before)%n",
+                    slowest / 1_000_000, TIMEOUT.toMillis(), remoteAfter.remaining(), localAfter.remaining());
+            assertThat(remoteAfter.storeUnavailable()).as("the limiter recovers by itself").isFalse();
+            assertThat(localAfter.storeUnavailable()).as("the limiter recovers by itself").isFalse();
+            // the remote owner got to the three only after their deadline, and dropped them
+            assertThat(remoteAfter.remaining()).isEqualTo(9);
+            // this member applied the first to its own key at once (only its backup waited): charged, toward denying;
+            // the two queued behind it left after their deadline, and were dropped
+            assertThat(localAfter.remaining()).isEqualTo(8);
+        }
+    }
+
+    /** Asks (cost 0) until the store answers again, for at most 60 s. */
+    private static Decision awaitStore(Limiter limiter, RuleConfig rule, String key) throws InterruptedException {
+        Decision decision = limiter.check(rule, key, 0);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (decision.storeUnavailable() && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(100);
+            decision = limiter.check(rule, key, 0);
+        }
+        return decision;
+    }
+
     private BucketStore productionStack(JvmCluster cluster) {
         HazelcastBucketStore hazelcast = new HazelcastBucketStore(cluster.local(), BucketMapConfig.DEFAULT_MAP_NAME, true, TIMEOUT);
         return new DenialCache(new CoalescingStore(hazelcast), 10_000);
     }
 
     private static String keyOwnedByAnotherJvm(JvmCluster cluster, RuleConfig rule) {
-        for (int i = 0; ; i++) {
-            if (cluster.ownerOf(BucketKeys.of(rule.name(), "key-" + i)) != null) {
-                return "key-" + i;
-            }
-        }
+        return key(rule, "key-", stored -> cluster.ownerOf(stored) != null);
+    }
+
+    private static String keyOwnedLocally(JvmCluster cluster, RuleConfig rule) {
+        return key(rule, "local-", stored -> cluster.ownerOf(stored) == null);
     }
 
     /** A key that {@code member} neither owns nor backs up. */
     private static String keyAwayFrom(JvmCluster cluster, RuleConfig rule, MemberProcess member) {
+        return key(rule, "elsewhere-", stored -> cluster.ownerOf(stored) != member && cluster.backupOf(stored) != member);
+    }
+
+    /** @return the first of {@code prefix0, prefix1, ...} whose bucket's store key passes {@code where} */
+    private static String key(RuleConfig rule, String prefix, Predicate<String> where) {
         for (int i = 0; ; i++) {
-            String stored = BucketKeys.of(rule.name(), "elsewhere-" + i);
-            if (cluster.ownerOf(stored) != member && cluster.backupOf(stored) != member) {
-                return "elsewhere-" + i;
+            if (where.test(BucketKeys.of(rule.name(), prefix + i))) {
+                return prefix + i;
             }
         }
     }
