@@ -124,16 +124,7 @@ class HostileInputTest {
         if (values.size() != 1) {
             return -1;
         }
-        String value = Fuzz.latin1(values.get(0));
-        int start = 0;
-        int end = value.length();
-        while (start < end && (value.charAt(start) == ' ' || value.charAt(start) == '\t')) {
-            start++;
-        }
-        while (end > start && (value.charAt(end - 1) == ' ' || value.charAt(end - 1) == '\t')) {
-            end--;
-        }
-        String number = value.substring(start, end);
+        String number = headerKey(values.get(0));
         if (number.isEmpty() || !number.chars().allMatch(c -> c >= '0' && c <= '9')) {
             return -1;
         }
