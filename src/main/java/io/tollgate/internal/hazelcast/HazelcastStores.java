@@ -92,16 +92,16 @@ public final class HazelcastStores {
                         + " s; it keeps trying, and until then each rule answers by its on-store-failure policy");
             }
             LOG.info("Tollgate keeps its buckets in an external Hazelcast cluster, as a client, map " + settings.mapName());
-            return new Owned(client, new HazelcastBucketStore(client, settings.mapName(),
-                    settings.serialization() == HazelcastSettings.Serialization.IDENTIFIED, timeout));
+            return new Closing(new HazelcastBucketStore(client, settings.mapName(),
+                    settings.serialization() == HazelcastSettings.Serialization.IDENTIFIED, timeout), client::shutdown);
         }
         Config config = memberConfig(settings, mapConfig);
         HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
         LOG.info("Tollgate started an embedded Hazelcast member at " + member.getCluster().getLocalMember().getAddress()
                 + " (cluster '" + config.getClusterName() + "', " + member.getCluster().getMembers().size() + " member(s)), map "
                 + settings.mapName());
-        return new Owned(member, new HazelcastBucketStore(member, settings.mapName(),
-                settings.serialization() != HazelcastSettings.Serialization.DATA_SERIALIZABLE, timeout));
+        return new Closing(new HazelcastBucketStore(member, settings.mapName(),
+                settings.serialization() != HazelcastSettings.Serialization.DATA_SERIALIZABLE, timeout), member::shutdown);
     }
 
     private static BatchingBucketStore borrowed(HazelcastInstance instance, HazelcastSettings settings, MapConfig mapConfig,
@@ -123,7 +123,7 @@ public final class HazelcastStores {
                 }
                 LOG.fine(() -> "Registered Tollgate's serialization factory with " + what);
                 store = new HazelcastBucketStore(instance, settings.mapName(), true, timeout);
-                return new Borrowed(store, registration);
+                return new Closing(store, registration::undo);
         }
     }
 
@@ -241,14 +241,17 @@ public final class HazelcastStores {
         return path;
     }
 
-    /** A store over an instance Tollgate did not create, whose factory registration is undone on close. */
-    private static final class Borrowed implements BatchingBucketStore {
+    /**
+     * The store, and what closing it also ends: the instance Tollgate created (shut down), or the
+     * factory registration on an instance it did not (undone).
+     */
+    private static final class Closing implements BatchingBucketStore {
         private final HazelcastBucketStore store;
-        private final LateFactoryRegistration registration;
+        private final Runnable onClose;
 
-        Borrowed(HazelcastBucketStore store, LateFactoryRegistration registration) {
+        Closing(HazelcastBucketStore store, Runnable onClose) {
             this.store = store;
-            this.registration = registration;
+            this.onClose = onClose;
         }
 
         @Override
@@ -268,38 +271,7 @@ public final class HazelcastStores {
 
         @Override
         public void close() {
-            registration.undo();
-        }
-    }
-
-    /** A store over an instance Tollgate created, shut down with the store. */
-    private static final class Owned implements BatchingBucketStore {
-        private final HazelcastInstance instance;
-        private final HazelcastBucketStore store;
-
-        Owned(HazelcastInstance instance, HazelcastBucketStore store) {
-            this.instance = instance;
-            this.store = store;
-        }
-
-        @Override
-        public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
-            return store.acquire(key, bucket, cost);
-        }
-
-        @Override
-        public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long waitedNanos) {
-            return store.acquireAll(key, bucket, costs, waitedNanos);
-        }
-
-        @Override
-        public void warmUp(TokenBucket bucket) throws Exception {
-            store.warmUp(bucket);
-        }
-
-        @Override
-        public void close() {
-            instance.shutdown();
+            onClose.run();
         }
     }
 }
