@@ -11,6 +11,7 @@ import io.tollgate.internal.limiter.Limiter;
 import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.CoalescingStore;
 import io.tollgate.internal.store.DenialCache;
+import io.tollgate.testing.LedgerAudit;
 import io.tollgate.testing.TestRules;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -176,50 +177,25 @@ public final class Soak {
         if (error.get() != null) {
             problems.add("a decision threw: " + error.get());
         }
-        long hotMost = 0;
-        for (int k = 0; k < HOT; k++) {
-            hotMost = Math.max(hotMost, hotGranted.get(k));
-        }
+        long hotMost = most(hotGranted);
         long hotBound = 50 + (long) Math.floor(100 * seconds);
         if (hotMost > hotBound) {
             problems.add("a hot key granted " + hotMost + " tokens, more than " + hotBound);
         }
         long userBound = 10 + (long) Math.floor(2 * seconds);
-        long userMost = 0;
-        for (int u = 0; u < USERS; u++) {
-            userMost = Math.max(userMost, userGranted.get(u));
-        }
+        long userMost = most(userGranted);
         if (userMost > userBound) {
             problems.add("a user was granted " + userMost + " tokens, more than " + userBound);
         }
         long tieredBound = Math.min(20 + (long) Math.floor(10 * seconds), 300 + (long) Math.floor(300 * seconds / 60));
-        long tieredMost = 0;
-        for (int k = 0; k < TIERED; k++) {
-            tieredMost = Math.max(tieredMost, tieredGranted.get(k));
-        }
+        long tieredMost = most(tieredGranted);
         if (tieredMost > tieredBound) {
             problems.add("a two-limit key granted " + tieredMost + " tokens, more than " + tieredBound);
         }
-        HazelcastBucketStore direct = new HazelcastBucketStore(cluster.members.get(0), BucketMapConfig.DEFAULT_MAP_NAME, true);
-        int exact = 0;
-        long lost = 0;
-        long chargedUnseen = 0;
-        long ledgerTotal = 0;
-        for (int l = 0; l < LEDGERS; l++) {
-            long expected = LEDGER_BURST - ledgerGranted.get(l);
-            ledgerTotal += ledgerGranted.get(l);
-            long remaining = direct.acquire(BucketKeys.of(ledger.name(), "ledger-" + l), ledger.bucket(), 0)
-                    .toCompletableFuture().get(60, TimeUnit.SECONDS).remaining();
-            if (remaining == expected) {
-                exact++;
-            } else if (remaining > expected) {
-                lost += remaining - expected;
-            } else {
-                chargedUnseen += expected - remaining;
-            }
-        }
-        if (lost > 0) {
-            problems.add(lost + " ledger tokens came back: a bucket lost its state");
+        LedgerAudit ledgers = LedgerAudit.of(new HazelcastBucketStore(cluster.members.get(0), BucketMapConfig.DEFAULT_MAP_NAME, true),
+                ledger, "ledger-", ledgerGranted, LEDGER_BURST);
+        if (ledgers.lost() > 0) {
+            problems.add(ledgers.lost() + " ledger tokens came back: a bucket lost its state");
         }
         // steady memory: the last quarter of the run holds no more than the second quarter, give or take 25%
         int quarter = Math.max(1, heapSamples.size() / 4);
@@ -238,7 +214,8 @@ public final class Soak {
         md.append(String.format(Locale.ROOT, "| 100 000 users (burst 10, 2/s, cost 1-3) | %,d | %,d |%n", userMost, userBound));
         md.append(String.format(Locale.ROOT, "| 1 000 keys under 20 at once + 10/s, 300/min | %,d | %,d |%n%n", tieredMost, tieredBound));
         md.append(String.format(Locale.ROOT, "Ledger: %,d tokens granted over 1 000 keys; %d of 1 000 buckets hold exactly what was not granted, "
-                + "%d tokens lost, %d charged for answers that came after the timeout.%n%n", ledgerTotal, exact, lost, chargedUnseen));
+                + "%d tokens lost, %d charged for answers that came after the timeout.%n%n", ledgers.granted(), ledgers.exact(),
+                ledgers.lost(), ledgers.chargedUnseen()));
         md.append("| Elapsed | Decisions | Buckets in the map | Heap after GC (MB) |\n|---:|---:|---:|---:|\n");
         samples.forEach(line -> md.append(line).append('\n'));
         md.append(String.format(Locale.ROOT, "%nHeap after GC: %.0f MB in the second quarter of the run, %.0f MB in the last (%s).%n",
@@ -248,5 +225,14 @@ public final class Soak {
         Files.writeString(Suite.OUT.resolve("soak.md"), md);
         System.out.println(md);
         return problems.isEmpty();
+    }
+
+    /** @return the most granted to one key */
+    private static long most(AtomicLongArray granted) {
+        long most = 0;
+        for (int i = 0; i < granted.length(); i++) {
+            most = Math.max(most, granted.get(i));
+        }
+        return most;
     }
 }

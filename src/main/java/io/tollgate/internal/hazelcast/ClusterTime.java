@@ -16,18 +16,24 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ClusterTime {
 
     private static final long MAX_LEAD_MILLIS = 60_000;
+    /** One per instance name, so every caller and processor on a member shares what it has seen. */
+    private static final ConcurrentHashMap<String, ClusterTime> BY_INSTANCE = new ConcurrentHashMap<>();
 
-    /** Per instance name: the largest offset seen from the monotonic clock (ms) to the cluster time. */
-    private static final ConcurrentHashMap<String, AtomicLong> OFFSETS = new ConcurrentHashMap<>();
+    /** The largest offset seen from the monotonic clock (ms) to Hazelcast's cluster time. */
+    private final AtomicLong offset = new AtomicLong(Long.MIN_VALUE);
 
     private ClusterTime() {
     }
 
-    /** @return the cluster time in milliseconds, as {@code instance} sees it, never less than it saw before */
-    static long now(HazelcastInstance instance) {
+    /** @return the cluster time of the instance named like {@code instance} */
+    static ClusterTime of(HazelcastInstance instance) {
+        return BY_INSTANCE.computeIfAbsent(instance.getName(), name -> new ClusterTime());
+    }
+
+    /** @return the cluster time of {@code instance} in milliseconds, never less than it was before */
+    long now(HazelcastInstance instance) {
         long monotonic = TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
         long hazelcast = instance.getCluster().getClusterTime();
-        AtomicLong offset = OFFSETS.computeIfAbsent(instance.getName(), name -> new AtomicLong(Long.MIN_VALUE));
         long now = monotonic + offset.accumulateAndGet(hazelcast - monotonic, Math::max);
         if (now - hazelcast > MAX_LEAD_MILLIS) {
             offset.set(hazelcast - monotonic);

@@ -30,6 +30,8 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
     private final String mapName;
     private final boolean identified;
     private final long timeoutMillis;
+    /** The deadlines' clock; {@code null} without deadlines. */
+    private final ClusterTime clusterTime;
     private volatile IMap<String, long[]> map;
 
     /**
@@ -53,6 +55,7 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
         this.mapName = mapName;
         this.identified = identified;
         this.timeoutMillis = hazelcast.getLocalEndpoint() instanceof Member ? timeout.toMillis() : 0;
+        this.clusterTime = timeoutMillis == 0 ? null : ClusterTime.of(hazelcast);
     }
 
     @Override
@@ -72,7 +75,7 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
 
     /** @return the cluster time after which the owner must not apply the decision, or 0 */
     private long deadline(long waitedNanos) {
-        return timeoutMillis == 0 ? 0 : ClusterTime.now(hazelcast) + timeoutMillis - waitedNanos / 1_000_000;
+        return timeoutMillis == 0 ? 0 : clusterTime.now(hazelcast) + timeoutMillis - waitedNanos / 1_000_000;
     }
 
     /**

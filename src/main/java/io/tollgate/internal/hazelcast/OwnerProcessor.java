@@ -47,7 +47,7 @@ abstract class OwnerProcessor implements EntryProcessor<String, long[], long[]>,
 
     /** @return whether the caller's deadline has passed, so the decision must not be applied */
     final boolean tooLate() {
-        return deadline != 0 && member != null && ClusterTime.now(member) > deadline;
+        return deadline != 0 && member != null && ClusterTime.of(member).now(member) > deadline;
     }
 
     final TokenBucket bucket() {

@@ -22,16 +22,16 @@ class ClusterTimeTest {
             HazelcastInstance member = cluster.member(0);
             ClusterClockImpl clock = (ClusterClockImpl) ((HazelcastInstanceProxy) member).getOriginal().node
                     .getClusterService().getClusterClock();
-            long before = ClusterTime.now(member);
+            long before = ClusterTime.of(member).now(member);
 
             clock.setMasterTime(System.currentTimeMillis() - 5_000); // a heartbeat stamped 5 s ago
             assertThat(member.getCluster().getClusterTime()).isLessThan(before - 4_000);
-            assertThat(ClusterTime.now(member)).isGreaterThanOrEqualTo(before);
+            assertThat(ClusterTime.of(member).now(member)).isGreaterThanOrEqualTo(before);
 
             clock.setMasterTime(System.currentTimeMillis() - 120_000); // the cluster's clock went back 2 minutes
-            long stepped = ClusterTime.now(member);
+            long stepped = ClusterTime.of(member).now(member);
             assertThat(stepped).isLessThan(before - 100_000);
-            assertThat(ClusterTime.now(member)).isGreaterThanOrEqualTo(stepped);
+            assertThat(ClusterTime.of(member).now(member)).isGreaterThanOrEqualTo(stepped);
         }
     }
 }

@@ -11,6 +11,7 @@ import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.CoalescingStore;
 import io.tollgate.internal.store.DenialCache;
 import io.tollgate.testing.JvmCluster;
+import io.tollgate.testing.LedgerAudit;
 import io.tollgate.testing.MemberProcess;
 import io.tollgate.testing.TestRules;
 import java.time.Duration;
@@ -289,33 +290,18 @@ class MemberFaultTest {
             assertThat(error.get()).as("no decision threw").isNull();
             double seconds = elapsedNanos / 1e9;
             long hotLimit = 10 + (long) Math.floor(10 * seconds);
-            int intact = 0;
-            long lost = 0;
-            long chargedUnknowingly = 0;
-            long userGranted = 0;
-            HazelcastBucketStore direct = new HazelcastBucketStore(cluster.local(), BucketMapConfig.DEFAULT_MAP_NAME, true);
-            for (int u = 0; u < USERS; u++) {
-                long expected = USER_BURST - userAllowed.get(u);
-                userGranted += userAllowed.get(u);
-                long remaining = direct.acquire(BucketKeys.of(user.name(), "user-" + u), user.bucket(), 0)
-                        .toCompletableFuture().get(60, TimeUnit.SECONDS).remaining();
-                if (remaining == expected) {
-                    intact++;
-                } else if (remaining > expected) {
-                    lost += remaining - expected;
-                } else {
-                    chargedUnknowingly += expected - remaining;
-                }
-            }
+            LedgerAudit users = LedgerAudit.of(new HazelcastBucketStore(cluster.local(), BucketMapConfig.DEFAULT_MAP_NAME, true),
+                    user, "user-", userAllowed, USER_BURST);
             System.out.printf("%s: %,d decisions in %.1f s by %d threads; hot key %d allowed (limit %d = 10 + 10/s × %.1f s), "
                     + "%d answered by fail-closed; users %,d allowed, %,d answered by fail-open; "
                     + "%d of %d user buckets exact, %d tokens lost, %d charged for answers that did not arrive in time; "
                     + "policy violations %d%n",
                     what, decisions.get(), seconds, THREADS, hotAllowed.get(), hotLimit, seconds, hotUnavailable.get(),
-                    userGranted, userUnavailable.get(), intact, USERS, lost, chargedUnknowingly, policyViolations.get());
+                    users.granted(), userUnavailable.get(), users.exact(), USERS, users.lost(), users.chargedUnseen(),
+                    policyViolations.get());
             assertThat(policyViolations.get()).as("answers that broke the rule's on-store-failure policy").isZero();
             assertThat(hotAllowed.get()).as("hot key allowed").isLessThanOrEqualTo(hotLimit).isGreaterThanOrEqualTo(10);
-            assertThat(lost).as("tokens given back by a lost bucket").isZero();
+            assertThat(users.lost()).as("tokens given back by a lost bucket").isZero();
             store.close();
         }
     }
