@@ -56,6 +56,7 @@ public final class TestApp implements AutoCloseable {
         private final List<Class<?>> beans = new ArrayList<>();
         private final List<Class<?>> resources = new ArrayList<>();
         private HazelcastInstance hazelcast;
+        private final Map<String, Class<? extends jakarta.servlet.http.HttpServlet>> servlets = new LinkedHashMap<>();
 
         /** Sets a MicroProfile Config property; {@code null} removes one set before. */
         public Builder property(String name, String value) {
@@ -84,6 +85,13 @@ public final class TestApp implements AutoCloseable {
             return this;
         }
 
+        /** Adds a plain servlet (a CDI-injected instance of {@code type}) at {@code path}, beside JAX-RS. */
+        public Builder servlet(String path, Class<? extends jakarta.servlet.http.HttpServlet> type) {
+            servlets.put(path, type);
+            beans.add(type);
+            return this;
+        }
+
         /** Makes the application hand Tollgate this instance through a {@code @TollgateHazelcast} producer. */
         public Builder hazelcast(HazelcastInstance instance) {
             this.hazelcast = instance;
@@ -109,6 +117,7 @@ public final class TestApp implements AutoCloseable {
                             io.smallrye.jwt.auth.cdi.ClaimValueProducer.class,
                             io.smallrye.jwt.auth.cdi.JsonValueProducer.class,
                             io.smallrye.jwt.auth.cdi.RawClaimTypeProducer.class)
+                    .addBeanClasses(TestServletRequests.class)
                     .addBeanClasses(beans.toArray(new Class<?>[0]));
             TestHazelcastProducer.instance = hazelcast;
             if (hazelcast != null) {
@@ -138,6 +147,10 @@ public final class TestApp implements AutoCloseable {
                 }
             };
             WebappContext webapp = new WebappContext("tollgate-test", "");
+            webapp.addFilter("requests", TestServletRequests.filter()).addMappingForUrlPatterns(null, "/*");
+            for (Map.Entry<String, Class<? extends jakarta.servlet.http.HttpServlet>> plain : servlets.entrySet()) {
+                webapp.addServlet(plain.getValue().getSimpleName(), cdi.select(plain.getValue()).get()).addMapping(plain.getKey());
+            }
             webapp.addServlet("jaxrs", servlet).addMapping("/*");
             try {
                 webapp.deploy(http);

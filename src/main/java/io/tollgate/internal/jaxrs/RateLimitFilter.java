@@ -66,6 +66,7 @@ final class RateLimitFilter implements ContainerRequestFilter {
         }
         RuleCheck denial = RequestGate.denial(checks);
         if (denial != null) {
+            tollgate.httpRequests().beforeTooManyRequests();
             context.abortWith(Responses.tooManyRequests(tollgate.config(), denial, checks));
         }
     }

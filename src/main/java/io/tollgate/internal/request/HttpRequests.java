@@ -24,4 +24,8 @@ public interface HttpRequests {
 
     /** @return the TCP peer of the request being served on this thread, or {@code null} outside one */
     String remoteAddress();
+
+    /** Called before a 429 is sent for the request being served: the server may need to learn its reason phrase. */
+    default void beforeTooManyRequests() {
+    }
 }

@@ -15,6 +15,8 @@ import java.util.Set;
 public final class ServletHttpRequests implements HttpRequests {
 
     private final HttpServletRequest current;
+    /** Whether the server's HTTP layer was taught the reason phrase of 429 (on the first request seen). */
+    private volatile boolean taught;
 
     private ServletHttpRequests(HttpServletRequest current) {
         this.current = current;
@@ -32,16 +34,30 @@ public final class ServletHttpRequests implements HttpRequests {
     }
 
     @Override
+    public void beforeTooManyRequests() {
+        if (!taught) {
+            try {
+                ReasonPhrases.teach429(current.getServletContext());
+                taught = true;
+            } catch (RuntimeException e) {
+                // no servlet request on this thread: next time
+            }
+        }
+    }
+
+    @Override
     public RequestView current() {
         return remoteAddress() == null ? null : new ServletRequestView(current);
     }
 
     @Override
     public String remoteAddress() {
+        String address;
         try {
-            return current.getRemoteAddr();
+            address = current.getRemoteAddr();
         } catch (RuntimeException e) {
             return null; // no servlet request on this thread
         }
+        return address;
     }
 }
