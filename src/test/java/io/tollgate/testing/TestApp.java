@@ -125,7 +125,7 @@ public final class TestApp implements AutoCloseable {
             }
             WeldContainer cdi = weld.initialize();
             ResourceConfig jaxrs = new ResourceConfig().packages("io.tollgate.internal.jaxrs").register(TestAuthFilter.class);
-            beans.stream().filter(type -> type.isAnnotationPresent(jakarta.ws.rs.Path.class)).forEach(jaxrs::register);
+            beans.stream().filter(TestApp::isResource).forEach(jaxrs::register);
             resources.forEach(jaxrs::register);
             HttpServer http = new HttpServer();
             NetworkListener listener = new NetworkListener("tollgate-test", "127.0.0.1", 0);
@@ -149,7 +149,9 @@ public final class TestApp implements AutoCloseable {
             WebappContext webapp = new WebappContext("tollgate-test", "");
             webapp.addFilter("requests", TestServletRequests.filter()).addMappingForUrlPatterns(null, "/*");
             for (Map.Entry<String, Class<? extends jakarta.servlet.http.HttpServlet>> plain : servlets.entrySet()) {
-                webapp.addServlet(plain.getValue().getSimpleName(), cdi.select(plain.getValue()).get()).addMapping(plain.getKey());
+                String name = plain.getValue().getSimpleName();
+                webapp.addServlet(name, cdi.select(plain.getValue()).get()).addMapping(plain.getKey());
+                webapp.addFilter("context-" + name, TestServletRequests.requestContext()).addMappingForServletNames(null, name);
             }
             webapp.addServlet("jaxrs", servlet).addMapping("/*");
             try {
@@ -172,6 +174,19 @@ public final class TestApp implements AutoCloseable {
             }
             return new TestApp(cdi, http, webapp, URI.create("http://127.0.0.1:" + http.getListener("tollgate-test").getPort() + "/"));
         }
+    }
+
+    /** A JAX-RS resource: {@code @Path} on the class, or on an interface it implements (as generated APIs have it). */
+    private static boolean isResource(Class<?> type) {
+        if (type.isAnnotationPresent(jakarta.ws.rs.Path.class)) {
+            return true;
+        }
+        for (Class<?> implemented : type.getInterfaces()) {
+            if (implemented.isAnnotationPresent(jakarta.ws.rs.Path.class)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Forgets SmallRye Config's cached configuration, so the next application reads the test's properties. */

@@ -1,14 +1,11 @@
 package io.tollgate.testing;
 
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.control.RequestContextController;
+import jakarta.enterprise.inject.spi.CDI;
 import jakarta.enterprise.inject.Produces;
 import jakarta.servlet.Filter;
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletRequest;
-import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
-import java.io.IOException;
 
 /**
  * What a Jakarta EE server's CDI container gives every application and Weld SE does not: a bean of type
@@ -31,15 +28,29 @@ public class TestServletRequests {
 
     /** The filter that makes each request known, for the whole web application. */
     static Filter filter() {
-        return new Filter() {
-            @Override
-            public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
-                    throws IOException, ServletException {
-                CURRENT.set((HttpServletRequest) request);
-                try {
-                    chain.doFilter(request, response);
-                } finally {
-                    CURRENT.remove();
+        return (request, response, chain) -> {
+            CURRENT.set((HttpServletRequest) request);
+            try {
+                chain.doFilter(request, response);
+            } finally {
+                CURRENT.remove();
+            }
+        };
+    }
+
+    /**
+     * For the plain servlets: the request context active while they serve a request, as a server's CDI container
+     * keeps it for every servlet (Jersey activates its own for JAX-RS requests).
+     */
+    static Filter requestContext() {
+        return (request, response, chain) -> {
+            RequestContextController context = CDI.current().select(RequestContextController.class).get();
+            boolean activated = context.activate();
+            try {
+                chain.doFilter(request, response);
+            } finally {
+                if (activated) {
+                    context.deactivate();
                 }
             }
         };

@@ -19,14 +19,17 @@ import java.util.Set;
 public final class Binding {
 
     /** Nothing to check. */
-    public static final Binding NONE = new Binding(List.of(), -1);
+    public static final Binding NONE = new Binding(List.of(), -1, "");
 
     private final List<RuleConfig> rules;
     private final int keyParameter;
+    /** The method's name and parameter types: the same whichever class or interface names it. */
+    private final String signature;
 
-    private Binding(List<RuleConfig> rules, int keyParameter) {
+    private Binding(List<RuleConfig> rules, int keyParameter, String signature) {
         this.rules = rules;
         this.keyParameter = keyParameter;
+        this.signature = signature;
     }
 
     /**
@@ -55,7 +58,8 @@ public final class Binding {
         if (keyParameter < 0 && annotated != null && annotated != implementation) {
             keyParameter = keyParameter(annotated);
         }
-        return new Binding(List.copyOf(rules), keyParameter);
+        return new Binding(List.copyOf(rules), keyParameter,
+                method.getName() + java.util.Arrays.toString(method.getParameterTypes()));
     }
 
     /** @return the method of {@code type} that runs when {@code method} is called on one of its instances */
@@ -204,6 +208,15 @@ public final class Binding {
     /** @return the index of the key parameter, or -1 */
     public int keyParameter() {
         return keyParameter;
+    }
+
+    /**
+     * @return whether {@code other} stands for the same call as this: the same method (however the runtime or
+     *         the container names its class: the resource class, an interface, a generated subclass) and the
+     *         same rules
+     */
+    public boolean sameCall(Binding other) {
+        return other == this || (signature.equals(other.signature) && rules.equals(other.rules));
     }
 
     public boolean isEmpty() {

@@ -37,7 +37,11 @@ public class RateLimitInterceptor {
     @Inject
     BeanManager beans;
 
-    /** The bean whose method is called: its class is the one that carries the annotations. */
+    /**
+     * The bean whose method is called: its class is the one that carries the annotations. {@code null} for an
+     * instance the container intercepts without it being a bean (a JAX-RS resource that is not a CDI bean, which
+     * the runtime creates through CDI).
+     */
     @Inject
     @Intercepted
     Bean<?> intercepted;
@@ -46,7 +50,7 @@ public class RateLimitInterceptor {
     public Object limit(InvocationContext invocation) throws Exception {
         Tollgate tollgate = extension.tollgate();
         Method method = invocation.getMethod();
-        Binding binding = tollgate.binding(intercepted.getBeanClass(), method);
+        Binding binding = tollgate.binding(intercepted != null ? intercepted.getBeanClass() : invocation.getTarget().getClass(), method);
         if (binding.isEmpty()) {
             return invocation.proceed();
         }

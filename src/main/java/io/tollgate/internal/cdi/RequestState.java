@@ -51,7 +51,7 @@ public class RequestState {
 
     /** @return {@code true} once if the filter already charged {@code binding} in this request */
     public boolean takeFilterCharge(Binding binding) {
-        if (charged != null && charged == binding) {
+        if (charged != null && charged.sameCall(binding)) {
             charged = null;
             return true;
         }

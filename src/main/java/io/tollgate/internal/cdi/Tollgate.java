@@ -75,18 +75,12 @@ public final class Tollgate implements AutoCloseable {
     }
 
     /**
-     * @return what applies to {@code method} called on an instance of {@code type}; the same object whether
-     *         the caller names the class's own method or the interface method it implements
+     * @return what applies to {@code method} called on an instance of {@code type}, whether the caller names the
+     *         class's own method or the interface method it implements (resolved once for each)
      */
     public Binding binding(Class<?> type, Method method) {
-        Map<Method, Binding> methods = bindings.computeIfAbsent(type, t -> new ConcurrentHashMap<>());
-        Binding binding = methods.get(method);
-        if (binding == null) {
-            Method implementation = Binding.implementation(type, method);
-            binding = methods.computeIfAbsent(implementation, m -> Binding.of(type, m, config));
-            methods.putIfAbsent(method, binding);
-        }
-        return binding;
+        return bindings.computeIfAbsent(type, t -> new ConcurrentHashMap<>())
+                .computeIfAbsent(method, m -> Binding.of(type, m, config));
     }
 
     /**

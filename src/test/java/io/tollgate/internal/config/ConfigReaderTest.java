@@ -512,7 +512,7 @@ class ConfigReaderTest {
     @Test
     void refusesAnUnknownGlobalProperty() {
         String known = "unknown property; known ones are tollgate.rules.<name>.<attribute> and tollgate.headers, "
-                + "tollgate.retry-after.jitter, tollgate.trusted-proxies, tollgate.trusted-proxies.header, tollgate.store, tollgate.store.timeout, "
+                + "tollgate.retry-after.jitter, tollgate.trusted-proxies, tollgate.trusted-proxies.header, tollgate.key.ipv6-prefix, tollgate.store, tollgate.store.timeout, "
                 + "tollgate.memory.max-entries, tollgate.denial-cache, tollgate.denial-cache.max-entries, tollgate.metrics, tollgate.health, "
                 + "tollgate.hazelcast.map, tollgate.hazelcast.max-entries-per-member, "
                 + "tollgate.hazelcast.backup-count, tollgate.hazelcast.jndi-name, tollgate.hazelcast.client.addresses, "
