@@ -64,8 +64,8 @@ public final class JavaSnippets {
 
     /** Where the imports come from, in order of preference. */
     public static final List<String> IMPORTED_PACKAGES = List.of("io.tollgate",
-            "jakarta.ws.rs", "jakarta.ws.rs.core", "jakarta.ws.rs.container", "jakarta.ws.rs.ext",
             "jakarta.enterprise.context", "jakarta.enterprise.inject", "jakarta.enterprise.event", "jakarta.inject",
+            "jakarta.ws.rs", "jakarta.ws.rs.core", "jakarta.ws.rs.container", "jakarta.ws.rs.ext",
             "jakarta.interceptor", "jakarta.annotation", "jakarta.servlet", "jakarta.servlet.http", "jakarta.json",
             "org.eclipse.microprofile.config", "org.eclipse.microprofile.config.inject",
             "com.hazelcast.core", "com.hazelcast.config", "com.hazelcast.map",
@@ -158,7 +158,6 @@ public final class JavaSnippets {
         for (int i = 0; i < prepared.size(); i++) {
             prepared.set(i, completeBodies(prepared.get(i)));
         }
-        String lastErrors = "";
         for (int round = 0; round < ROUNDS; round++) {
             Map<String, String> sources = sources();
             Attempt attempt = attempt(sources, classes, false);
@@ -166,12 +165,14 @@ public final class JavaSnippets {
                 attempt(sources, classes, true);
                 return new Result(sources, stubList(), classes, classNames(sources));
             }
-            lastErrors = attempt.errors.stream().map(JavaSnippets::describe).collect(Collectors.joining("\n"));
             if (!learn(attempt) && !nextAlternative()) {
                 break;
             }
         }
-        throw new CompileError("does not compile:\n" + lastErrors + "\n\nas compiled:\n" + numbered(sources()));
+        // the errors with the preferred imports, not with the last combination tried
+        String errors = attempt(sources(), classes, false).errors.stream().map(JavaSnippets::describe)
+                .collect(Collectors.joining("\n"));
+        throw new CompileError("does not compile:\n" + errors + "\n\nas compiled:\n" + numbered(sources()));
     }
 
     // ------------------------------------------------------------------ shape and bodies
