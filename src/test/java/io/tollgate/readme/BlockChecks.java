@@ -147,7 +147,7 @@ final class BlockChecks {
         }
         for (String rule : rules) {
             String p = ConfigReader.RULES + "." + rule + ".";
-            if (!properties.containsKey(p + "rate") && !properties.containsKey(p + "limits") && !properties.containsKey(p + "tokens-per-second")) {
+            if (Stream.of("rate", "limits", "tokens-per-second").noneMatch(a -> properties.containsKey(p + a))) {
                 completed.append(p).append("rate=1000000\n");
             }
         }
@@ -219,7 +219,8 @@ final class BlockChecks {
                 checked.add("a Hazelcast member configuration that Hazelcast loads");
             } else if (document instanceof Map<?, ?> map && map.containsKey("hazelcast-client")) {
                 try {
-                    ClientConfig client = new YamlClientConfigBuilder(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8))).build();
+                    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+                    ClientConfig client = new YamlClientConfigBuilder(new ByteArrayInputStream(bytes)).build();
                     factories(where, client.getSerializationConfig().getDataSerializableFactoryClasses());
                 } catch (RuntimeException e) {
                     throw new AssertionError(where + ": Hazelcast does not load this client configuration: " + e.getMessage(), e);
@@ -300,7 +301,8 @@ final class BlockChecks {
         Matcher url = URL.matcher(word);
         if (url.find()) {
             if (url.group(3) != null && url.group(3).startsWith("/" + facts.sampleName + "/") && !url.group(2).equals(facts.demoPort)) {
-                throw new AssertionError(where + ": " + url.group() + " is the demo's application, which listens on port " + facts.demoPort);
+                throw new AssertionError(where + ": " + url.group() + " is the demo's application, which listens on port "
+                        + facts.demoPort);
             }
             checked.add(url.group());
             return checked;
