@@ -20,6 +20,7 @@ import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.testing.ForeignRelay;
 import io.tollgate.testing.HazelcastTestCluster;
 import io.tollgate.testing.PortRelay;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,6 +114,16 @@ class OutsiderTest {
         assertThat(Files.readString(file, StandardCharsets.US_ASCII).trim()).isEqualTo(name);
         assertThat(second.getConfig().getClusterName()).isEqualTo(name);
         assertThat(first.getCluster().getMembers()).hasSize(2);
+    }
+
+    @Test
+    void theMembersListenOn127001AndNowhereElse() throws Exception {
+        ListeningSockets sockets = ListeningSockets.system();
+        assumeTrue(sockets.available(), "the kernel's socket tables: Linux only");
+        for (int port : ports) {
+            assertThat(sockets.owners(InetAddress.getByName("127.0.0.1"), port)).containsExactly(sockets.ownUid().getAsInt());
+            assertThat(sockets.owners(InetAddress.getByName("0.0.0.0"), port)).as("no socket bound to every address").isEmpty();
+        }
     }
 
     @Test
