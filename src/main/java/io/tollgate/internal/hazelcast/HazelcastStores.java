@@ -198,6 +198,7 @@ public final class HazelcastStores {
             config = path.toLowerCase(Locale.ROOT).endsWith(".xml")
                     ? new XmlClientConfigBuilder(path).setProperties(variables(settings)).build()
                     : new YamlClientConfigBuilder(path).setProperties(variables(settings)).build();
+            warnOfTheDefaultName("tollgate.hazelcast.client.config", config.getClusterName());
         } else {
             config = new ClientConfig().setClusterName(settings.clusterName()
                     .orElseThrow(() -> new IllegalArgumentException(CLUSTER_NAME_VARIABLE + " is not set")));
@@ -230,6 +231,7 @@ public final class HazelcastStores {
             File file = new File(existing("tollgate.hazelcast.config", settings.memberConfig().get()));
             config = file.getName().toLowerCase(Locale.ROOT).endsWith(".xml") ? new FileSystemXmlConfig(file, variables(settings))
                     : new FileSystemYamlConfig(file, variables(settings));
+            warnOfTheDefaultName("tollgate.hazelcast.config", config.getClusterName());
         } else {
             config = new Config().setClusterName(settings.clusterName().orElseGet(() -> privateName(PrivateClusterName.userDirectory())));
             config.setProperty("hazelcast.socket.bind.any", "false");
@@ -276,6 +278,14 @@ public final class HazelcastStores {
                     + "is configured");
         }
         return name.name();
+    }
+
+    private static void warnOfTheDefaultName(String property, String clusterName) {
+        if (Config.DEFAULT_CLUSTER_NAME.equals(clusterName)) {
+            LOG.warning("The Hazelcast configuration file of " + property + " names no cluster, so Hazelcast's default '"
+                    + Config.DEFAULT_CLUSTER_NAME + "' is used, a name anyone can guess: give the cluster a name of its own (see "
+                    + "\"Security\" in Tollgate's README)");
+        }
     }
 
     private static String nameSource(HazelcastSettings settings) {

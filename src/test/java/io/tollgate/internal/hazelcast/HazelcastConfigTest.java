@@ -12,10 +12,15 @@ import io.tollgate.internal.config.HazelcastSettings;
 import io.tollgate.internal.config.Settings;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -91,6 +96,44 @@ class HazelcastConfigTest {
                 "tollgate.hazelcast.cluster-name", "shared-secret"));
         assertThat(config.getClusterName()).isEqualTo("shared-secret");
         assertThat(config.getSerializationConfig().getJavaSerializationFilterConfig().isDefaultsDisabled()).isFalse();
+    }
+
+    @Test
+    void aFileThatNamesNoClusterIsWarnedOfHazelcastsDefaultName() throws Exception {
+        Path client = Files.writeString(files.resolve("client.yaml"), "hazelcast-client:\n  instance-name: unnamed\n");
+        Path member = Files.writeString(files.resolve("member.yaml"), "hazelcast:\n  instance-name: unnamed\n");
+        List<String> warnings = new ArrayList<>();
+        Logger log = Logger.getLogger(HazelcastStores.class.getName());
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+                    warnings.add(record.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(capture);
+        try {
+            assertThat(HazelcastStores.clientConfig(settings("tollgate.hazelcast.client.config", client.toString())).getClusterName())
+                    .isEqualTo("dev");
+            assertThat(HazelcastStores.memberConfig(settings("tollgate.hazelcast.config", member.toString()), MAP).getClusterName())
+                    .isEqualTo("dev");
+        } finally {
+            log.removeHandler(capture);
+        }
+        assertThat(warnings).containsExactly(
+                "The Hazelcast configuration file of tollgate.hazelcast.client.config names no cluster, so Hazelcast's default 'dev' "
+                        + "is used, a name anyone can guess: give the cluster a name of its own (see \"Security\" in Tollgate's README)",
+                "The Hazelcast configuration file of tollgate.hazelcast.config names no cluster, so Hazelcast's default 'dev' "
+                        + "is used, a name anyone can guess: give the cluster a name of its own (see \"Security\" in Tollgate's README)");
     }
 
     @Test
