@@ -11,6 +11,7 @@ import com.hazelcast.config.DiscoveryStrategyConfig;
 import com.hazelcast.config.FileSystemXmlConfig;
 import com.hazelcast.config.FileSystemYamlConfig;
 import com.hazelcast.config.InterfacesConfig;
+import com.hazelcast.config.InvalidConfigurationException;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.ServerSocketEndpointConfig;
@@ -195,9 +196,13 @@ public final class HazelcastStores {
         ClientConfig config;
         if (settings.clientConfig().isPresent()) {
             String path = existing("tollgate.hazelcast.client.config", settings.clientConfig().get());
-            config = path.toLowerCase(Locale.ROOT).endsWith(".xml")
-                    ? new XmlClientConfigBuilder(path).setProperties(variables(settings)).build()
-                    : new YamlClientConfigBuilder(path).setProperties(variables(settings)).build();
+            try {
+                config = path.toLowerCase(Locale.ROOT).endsWith(".xml")
+                        ? new XmlClientConfigBuilder(path).setProperties(variables(settings)).build()
+                        : new YamlClientConfigBuilder(path).setProperties(variables(settings)).build();
+            } catch (InvalidConfigurationException e) {
+                throw invalidFile("tollgate.hazelcast.client.config", path, e);
+            }
             warnOfTheDefaultName("tollgate.hazelcast.client.config", config.getClusterName());
         } else {
             config = new ClientConfig().setClusterName(settings.clusterName()
@@ -229,8 +234,12 @@ public final class HazelcastStores {
         Config config;
         if (settings.memberConfig().isPresent()) {
             File file = new File(existing("tollgate.hazelcast.config", settings.memberConfig().get()));
-            config = file.getName().toLowerCase(Locale.ROOT).endsWith(".xml") ? new FileSystemXmlConfig(file, variables(settings))
-                    : new FileSystemYamlConfig(file, variables(settings));
+            try {
+                config = file.getName().toLowerCase(Locale.ROOT).endsWith(".xml") ? new FileSystemXmlConfig(file, variables(settings))
+                        : new FileSystemYamlConfig(file, variables(settings));
+            } catch (InvalidConfigurationException e) {
+                throw invalidFile("tollgate.hazelcast.config", file.getPath(), e);
+            }
             warnOfTheDefaultName("tollgate.hazelcast.config", config.getClusterName());
         } else {
             config = new Config().setClusterName(settings.clusterName().orElseGet(() -> privateName(PrivateClusterName.userDirectory())));
@@ -278,6 +287,12 @@ public final class HazelcastStores {
                     + "is configured");
         }
         return name.name();
+    }
+
+    private static IllegalArgumentException invalidFile(String property, String path, InvalidConfigurationException e) {
+        String hint = String.valueOf(e.getMessage()).contains("${" + CLUSTER_NAME_VARIABLE + "}")
+                ? "; set " + CLUSTER_NAME_VARIABLE + " to the cluster's name" : "";
+        return new IllegalArgumentException(property + " = '" + path + "': " + e.getMessage() + hint, e);
     }
 
     private static void warnOfTheDefaultName(String property, String clusterName) {

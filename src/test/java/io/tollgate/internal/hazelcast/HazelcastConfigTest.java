@@ -1,6 +1,7 @@
 package io.tollgate.internal.hazelcast;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.config.Config;
@@ -134,6 +135,21 @@ class HazelcastConfigTest {
                         + "is used, a name anyone can guess: give the cluster a name of its own (see \"Security\" in Tollgate's README)",
                 "The Hazelcast configuration file of tollgate.hazelcast.config names no cluster, so Hazelcast's default 'dev' "
                         + "is used, a name anyone can guess: give the cluster a name of its own (see \"Security\" in Tollgate's README)");
+    }
+
+    @Test
+    void aFileThatNeedsTheClusterNameNamesTheSettingThatIsMissing() throws Exception {
+        Path client = Files.writeString(files.resolve("client.yaml"), String.join("\n",
+                "hazelcast-client:",
+                "  config-replacers:",
+                "    fail-if-value-missing: true",
+                "  cluster-name: ${tollgate.hazelcast.cluster-name}",
+                ""));
+        assertThatThrownBy(() -> HazelcastStores.clientConfig(settings("tollgate.hazelcast.client.config", client.toString())))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("tollgate.hazelcast.client.config = '" + client + "': Could not find a replacement for "
+                        + "'${tollgate.hazelcast.cluster-name}' on node 'cluster-name'; set tollgate.hazelcast.cluster-name to the "
+                        + "cluster's name");
     }
 
     @Test
