@@ -10,13 +10,14 @@ import com.hazelcast.config.SerializationConfig;
  *
  * <p>Tollgate's own data never uses Java serialization (bucket state and answers are
  * {@code long[]}, the processors {@code DataSerializable}). Hazelcast uses it for the exception
- * carried by an error response, so the list is: Hazelcast's and Tollgate's classes; the JDK's
- * throwables and what a throwable is made of (stack trace elements, its list of suppressed
- * exceptions); and a few value types Hazelcast's exceptions hold. Whole packages only where
+ * carried by an error response and for the properties in a map configuration added at runtime,
+ * so the list is: Hazelcast's and Tollgate's classes; the JDK's throwables and what a throwable is
+ * made of (stack trace elements, its list of suppressed exceptions); {@link java.util.Properties};
+ * and a value type some of Hazelcast's exceptions hold. Whole packages only where
  * nothing in them does more than hold values ({@code java.lang}, {@code java.io},
- * {@code java.nio}, {@code java.time}); elsewhere the exception classes by name. Collections of
- * {@code java.util} other than {@link java.util.ArrayList}, {@code java.net.URL} and
- * {@code java.security.SignedObject}, parts of known deserialization attacks, are refused.
+ * {@code java.nio}, {@code java.time}); elsewhere the classes by name. The other collections of
+ * {@code java.util}, {@code java.net.URL} and {@code java.security.SignedObject}, parts of known
+ * deserialization attacks, are refused.
  *
  * <p>An error response whose exception is refused cannot be read at all: its caller then waits
  * for Hazelcast's operation timeout instead of getting the error.
@@ -35,6 +36,9 @@ public final class JavaSerializationFilter {
         "[Ljava.lang.StackTraceElement;", "java.util.ArrayList", "java.util.Collections$EmptyList",
         // a value some of Hazelcast's exceptions hold
         "java.util.UUID",
+        // the properties of a map's store in a map configuration added at runtime (Tollgate adds its
+        // map's settings so to an instance it did not configure); their entries pass this filter too
+        "java.util.Properties", "java.util.Hashtable",
         // throwables outside the packages above
         "java.lang.reflect.InvocationTargetException", "java.lang.reflect.UndeclaredThrowableException",
         "java.lang.invoke.WrongMethodTypeException",

@@ -170,7 +170,8 @@ class HazelcastConfigTest {
                 "[Ljava.lang.StackTraceElement;", "java.util.Collections$EmptyList", "java.util.ArrayList",
                 "java.io.UncheckedIOException", "java.util.concurrent.TimeoutException", "java.net.ConnectException",
                 "com.hazelcast.spi.exception.WrongTargetException", "com.hazelcast.core.MemberLeftException",
-                "com.hazelcast.version.MemberVersion", "java.util.UUID", "io.tollgate.internal.core.InvalidDefinitionException")) {
+                "com.hazelcast.version.MemberVersion", "java.util.UUID", "java.util.Properties",
+                "io.tollgate.internal.core.InvalidDefinitionException")) {
             assertThat(filter.getWhitelist().isListed(allowed)).as(allowed).isTrue();
         }
         for (String refused : List.of("java.util.HashMap", "java.util.HashSet", "java.util.PriorityQueue", "java.net.URL",
