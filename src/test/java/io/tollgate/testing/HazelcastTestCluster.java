@@ -11,6 +11,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.partition.Partition;
 import io.tollgate.internal.core.Clock;
 import io.tollgate.internal.hazelcast.BucketMapConfig;
+import io.tollgate.internal.hazelcast.JavaSerializationFilter;
 import io.tollgate.internal.hazelcast.MemberClock;
 import io.tollgate.internal.hazelcast.TollgateSerialization;
 import java.io.IOException;
@@ -28,7 +29,8 @@ import java.util.stream.Collectors;
 
 /**
  * Real Hazelcast members in this JVM, on 127.0.0.1 with TCP-IP join and multicast off, sharing
- * one {@link TestClock}; plus an optional client. Close it to shut everything down.
+ * one {@link TestClock}; plus an optional client. Like the instances Tollgate configures, they
+ * accept only what {@link JavaSerializationFilter} lets through. Close it to shut everything down.
  */
 public final class HazelcastTestCluster implements AutoCloseable {
 
@@ -167,6 +169,7 @@ public final class HazelcastTestCluster implements AutoCloseable {
         join.getAutoDetectionConfig().setEnabled(false);
         join.getTcpIpConfig().setEnabled(true).setMembers(addresses);
         config.addMapConfig(BucketMapConfig.create(BucketMapConfig.DEFAULT_MAP_NAME, 100_000, 1));
+        JavaSerializationFilter.applyTo(config.getSerializationConfig()); // as on the instances Tollgate configures
         if (tollgateFactory) {
             TollgateSerialization.register(config.getSerializationConfig());
         }
@@ -184,6 +187,7 @@ public final class HazelcastTestCluster implements AutoCloseable {
             config.setProperty("hazelcast.logging.type", "jdk");
             config.getNetworkConfig().setAddresses(addresses());
             config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(30_000);
+            JavaSerializationFilter.applyTo(config.getSerializationConfig());
             client = HazelcastClient.newHazelcastClient(config);
         }
         return client;

@@ -2,6 +2,7 @@ package io.tollgate.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.hazelcast.client.HazelcastClient;
@@ -11,21 +12,26 @@ import com.hazelcast.config.Config;
 import com.hazelcast.config.EvictionPolicy;
 import com.hazelcast.config.FileSystemYamlConfig;
 import com.hazelcast.config.InMemoryFormat;
+import com.hazelcast.config.InvalidConfigurationException;
+import com.hazelcast.config.JavaSerializationFilterConfig;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MaxSizePolicy;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import io.tollgate.internal.hazelcast.JavaSerializationFilter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Properties;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
  * The Hazelcast files of server-config/ as Hazelcast reads them (its YAML loader validates against its
- * schema), and a member and a client started from them find each other on 127.0.0.1.
+ * schema), and a member and a client started from them find each other on 127.0.0.1. They have no
+ * cluster name of their own: it is given as {@code tollgate.hazelcast.cluster-name}.
  */
 class ServerConfigFilesTest {
 
@@ -33,10 +39,25 @@ class ServerConfigFilesTest {
     private static final Path CLIENT = Path.of("../server-config/hazelcast-client.yaml");
     private static final int TOLLGATE_FACTORY_ID = 0x746F6C6C;
 
+    /** The variables the files are read with: the system properties and the cluster name. */
+    private static Properties named(String cluster) {
+        Properties variables = new Properties();
+        variables.putAll(System.getProperties());
+        variables.setProperty("tollgate.hazelcast.cluster-name", cluster);
+        return variables;
+    }
+
+    @Test
+    void neitherFileLoadsWithoutAClusterName() {
+        assertThrows(InvalidConfigurationException.class, () -> new FileSystemYamlConfig(MEMBER.toFile()));
+        assertThrows(InvalidConfigurationException.class, () -> new YamlClientConfigBuilder(CLIENT.toFile()).build());
+    }
+
     @Test
     void theMemberConfigurationKeepsTollgatesMapAsTheReadmeSays() throws Exception {
-        Config config = new FileSystemYamlConfig(MEMBER.toFile());
-        assertEquals("tollgate", config.getClusterName());
+        Config config = new FileSystemYamlConfig(MEMBER.toFile(), named("a-secret"));
+        assertEquals("a-secret", config.getClusterName());
+        assertEquals("false", config.getProperty("hazelcast.logging.details.enabled"));
         JoinConfig join = config.getNetworkConfig().getJoin();
         assertFalse(join.getMulticastConfig().isEnabled());
         assertFalse(join.getAutoDetectionConfig().isEnabled());
@@ -57,12 +78,22 @@ class ServerConfigFilesTest {
         assertEquals("io.tollgate.internal.hazelcast.TollgateSerialization",
                 config.getSerializationConfig().getDataSerializableFactoryClasses().get(TOLLGATE_FACTORY_ID));
         Class.forName("io.tollgate.internal.hazelcast.TollgateSerialization"); // the class it names exists
+
+        JavaSerializationFilterConfig filter = config.getSerializationConfig().getJavaSerializationFilterConfig();
+        JavaSerializationFilterConfig tollgates = JavaSerializationFilter.create();
+        assertTrue(filter.isDefaultsDisabled());
+        assertEquals(tollgates.getWhitelist().getPrefixes(), filter.getWhitelist().getPrefixes());
+        assertEquals(tollgates.getWhitelist().getPackages(), filter.getWhitelist().getPackages());
+        assertEquals(tollgates.getWhitelist().getClasses(), filter.getWhitelist().getClasses());
     }
 
     @Test
     void theClientConfigurationPointsAtThatCluster() throws Exception {
-        ClientConfig config = new YamlClientConfigBuilder(CLIENT.toFile()).build();
-        assertEquals("tollgate", config.getClusterName());
+        YamlClientConfigBuilder builder = new YamlClientConfigBuilder(CLIENT.toFile());
+        builder.setProperties(named("a-secret"));
+        ClientConfig config = builder.build();
+        assertEquals("a-secret", config.getClusterName());
+        assertEquals("false", config.getProperty("hazelcast.logging.details.enabled"));
         assertEquals(List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703"), config.getNetworkConfig().getAddresses());
         assertEquals("io.tollgate.internal.hazelcast.TollgateSerialization",
                 config.getSerializationConfig().getDataSerializableFactoryClasses().get(TOLLGATE_FACTORY_ID));
@@ -72,13 +103,15 @@ class ServerConfigFilesTest {
     void aMemberAndAClientStartedFromTheFilesWorkTogether() throws Exception {
         // the files as they are, on ports of this test's own and a cluster name of its own
         String cluster = "server-config-test-" + UUID.randomUUID();
-        Config memberConfig = new FileSystemYamlConfig(MEMBER.toFile()).setClusterName(cluster);
+        Config memberConfig = new FileSystemYamlConfig(MEMBER.toFile(), named(cluster));
         memberConfig.getNetworkConfig().setPort(5921).setPortAutoIncrement(true).setPortCount(50);
         memberConfig.getNetworkConfig().getJoin().getTcpIpConfig().setMembers(List.of("127.0.0.1"));
         memberConfig.setProperty("hazelcast.shutdownhook.enabled", "false");
         HazelcastInstance member = Hazelcast.newHazelcastInstance(memberConfig);
         try {
-            ClientConfig clientConfig = new YamlClientConfigBuilder(CLIENT.toFile()).build().setClusterName(cluster);
+            YamlClientConfigBuilder builder = new YamlClientConfigBuilder(CLIENT.toFile());
+            builder.setProperties(named(cluster));
+            ClientConfig clientConfig = builder.build();
             clientConfig.getNetworkConfig().setAddresses(
                     List.of("127.0.0.1:" + member.getCluster().getLocalMember().getAddress().getPort()));
             clientConfig.getConnectionStrategyConfig().setAsyncStart(false);

@@ -35,6 +35,8 @@ public final class ConfigReader {
     private static final Pattern HOST_PORT = Pattern.compile("[^\\s:,]+(?::(\\d{1,5}))?");
     private static final Pattern RULE_NAME = Pattern.compile("[A-Za-z0-9_$][A-Za-z0-9_.$-]*");
     private static final Pattern IPV4_PART = Pattern.compile("\\d{1,3}(-\\d{1,3})?");
+    /** Hazelcast's address patterns ({@code 10.0.0.*}, {@code 10.0.0.1-3}), which a member list does not take. */
+    private static final Pattern ADDRESS_PATTERN = Pattern.compile(".*\\*.*|[\\d.]*\\d-\\d[\\d.]*(:.*)?");
 
     static final List<String> RULE_ATTRIBUTES = List.of("rate", "tokens-per-second", "burst", "limits", "key", "cost",
             "default-cost", "min-cost", "max-cost", "on-invalid-cost", "match", "paths", "mode", "on-store-failure");
@@ -399,7 +401,7 @@ public final class ConfigReader {
             members = List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703");
         }
         for (String member : members) {
-            if (!isHostAndPort(member)) {
+            if (!isHostAndPort(member) || ADDRESS_PATTERN.matcher(member).matches()) {
                 problems.add(HZ + "members", String.join(",", members), "'" + member + "' is not host or host:port");
             }
         }
@@ -407,6 +409,13 @@ public final class ConfigReader {
             if (!isHostAndPort(address)) {
                 problems.add(HZ + "client.addresses", String.join(",", clientAddresses), "'" + address + "' is not host or host:port");
             }
+        }
+        Optional<String> clusterName = settings.get(HZ + "cluster-name").map(String::trim).filter(s -> !s.isEmpty());
+        Optional<String> clientConfig = configFile(HZ + "client.config");
+        if (!clientAddresses.isEmpty() && clientConfig.isEmpty() && clusterName.isEmpty()) {
+            problems.missing(HZ + "cluster-name", "a client to an external cluster (" + HZ + "client.addresses) needs that "
+                    + "cluster's name; Tollgate's own default name is private to one OS user on one host, and no external "
+                    + "cluster has it");
         }
         String jndi = settings.get(HZ + "jndi-name").orElse("payara/Hazelcast").trim();
         String bindInterface = settings.get(HZ + "interface").map(String::trim).filter(s -> !s.isEmpty()).orElse("127.0.0.1");
@@ -420,8 +429,8 @@ public final class ConfigReader {
                 (int) whole(HZ + "backup-count", 1, 1, 6),
                 jndi.isEmpty() ? Optional.empty() : Optional.of(jndi),
                 clientAddresses,
-                configFile(HZ + "client.config"),
-                settings.get(HZ + "cluster-name").map(String::trim).filter(s -> !s.isEmpty()).orElse("tollgate"),
+                clientConfig,
+                clusterName,
                 configFile(HZ + "config"),
                 bindInterface,
                 (int) whole(HZ + "port", 5701, 1, 65535),

@@ -15,7 +15,7 @@ public final class HazelcastSettings {
     private final Optional<String> jndiName;
     private final List<String> clientAddresses;
     private final Optional<String> clientConfig;
-    private final String clusterName;
+    private final Optional<String> clusterName;
     private final Optional<String> memberConfig;
     private final String bindInterface;
     private final int port;
@@ -24,7 +24,7 @@ public final class HazelcastSettings {
     private final boolean coalescing;
 
     HazelcastSettings(String mapName, int maxEntriesPerMember, int backupCount, Optional<String> jndiName,
-            List<String> clientAddresses, Optional<String> clientConfig, String clusterName, Optional<String> memberConfig,
+            List<String> clientAddresses, Optional<String> clientConfig, Optional<String> clusterName, Optional<String> memberConfig,
             String bindInterface, int port, List<String> members, Serialization serialization, boolean coalescing) {
         this.mapName = mapName;
         this.maxEntriesPerMember = maxEntriesPerMember;
@@ -73,7 +73,11 @@ public final class HazelcastSettings {
         return !clientAddresses.isEmpty() || clientConfig.isPresent();
     }
 
-    public String clusterName() {
+    /**
+     * @return the configured cluster name; empty when none is, and then the embedded member uses
+     *         a name private to the OS user (a client always has one, or a configuration file)
+     */
+    public Optional<String> clusterName() {
         return clusterName;
     }
 

@@ -12,10 +12,18 @@ import java.util.List;
  * <p>State layout ({@code long[]}, {@code 1 + 2n} longs for {@code n} limits):
  * {@code [timestamp µs, unitsPerToken_0, units_0, unitsPerToken_1, units_1, ...]}. A missing
  * state is a full bucket. The timestamp never moves backwards: a clock that steps back cannot
- * mint tokens. Each limit's scale is stored with its units so a redeployed rule with another rate
- * keeps the tokens its buckets held.
+ * mint tokens. A stored time more than {@link #MAX_AHEAD_MICROS} ahead of the deciding clock is
+ * no clock step but a corrupt or hostile state: the bucket restarts empty at the deciding clock,
+ * so such a state can neither deny its key for good nor mint tokens. Each limit's scale is stored
+ * with its units so a redeployed rule with another rate keeps the tokens its buckets held.
  */
 public final class TokenBucket {
+
+    /**
+     * How far a stored time may be ahead of the deciding clock and still be waited for: one hour,
+     * more than clocks of one cluster drift apart or step back under time synchronisation.
+     */
+    public static final long MAX_AHEAD_MICROS = 3_600_000_000L;
 
     private static final int SPEC_STRIDE = 3; // capacityUnits, refillUnitsPerMicro, unitsPerToken
 
@@ -101,14 +109,19 @@ public final class TokenBucket {
      * @param cost  tokens asked for, {@code 0 <= cost <= maxCost()}; a cost of 0 only reads
      * @param now   the deciding clock, µs since the epoch
      * @return the outcome; its {@link Outcome#newState()} is {@code null} when nothing must be written
+     *         (a denial, or a cost of 0, of a bucket whose stored state was valid)
      */
     public Outcome tryConsume(long[] state, long cost, long now) {
         checkCost(cost);
         int n = limitCount();
         boolean fresh = state == null || state.length != 1 + 2 * n;
-        long last = fresh ? now : state[0];
+        boolean restart = !fresh && tooFarAhead(state[0], now);
+        long last = fresh || restart ? now : state[0];
         long ts = Math.max(last, now);
         long elapsed = ts - last;
+        if (elapsed < 0) {
+            elapsed = Long.MAX_VALUE; // stored before any clock could say: idle for ever, like a missing bucket
+        }
         long ahead = ts - now; // > 0 only if this member's clock is behind the stored time
 
         long[] next = new long[1 + 2 * n];
@@ -120,7 +133,7 @@ public final class TokenBucket {
             long capacity = spec[i * SPEC_STRIDE];
             long refill = spec[i * SPEC_STRIDE + 1];
             long unitsPerToken = spec[i * SPEC_STRIDE + 2];
-            long units = fresh ? capacity : rescale(state[2 + 2 * i], state[1 + 2 * i], unitsPerToken, capacity);
+            long units = fresh ? capacity : restart ? 0 : rescale(state[2 + 2 * i], state[1 + 2 * i], unitsPerToken, capacity);
             units = refill(units, capacity, refill, elapsed);
             next[1 + 2 * i] = unitsPerToken;
             next[2 + 2 * i] = units;
@@ -148,7 +161,7 @@ public final class TokenBucket {
                 next[2 + 2 * reported] / spec[reported * SPEC_STRIDE + 2],
                 untilFull(next, reported) + ahead,
                 enough ? 0 : retryAfter + ahead,
-                enough && cost > 0 ? next : null,
+                cost > 0 && (enough || restart) ? next : null, // a restart is written even on a denial, or it never ends
                 fullAfter + ahead);
     }
 
@@ -196,6 +209,12 @@ public final class TokenBucket {
 
     private long untilFull(long[] next, int i) {
         return ceilDiv(spec[i * SPEC_STRIDE] - next[2 + 2 * i], spec[i * SPEC_STRIDE + 1]);
+    }
+
+    /** @return whether {@code stored} is more than {@link #MAX_AHEAD_MICROS} after {@code now}, overflow included */
+    private static boolean tooFarAhead(long stored, long now) {
+        long ahead = stored - now;
+        return stored > now && (ahead > MAX_AHEAD_MICROS || ahead < 0);
     }
 
     static long refill(long units, long capacity, long refillPerMicro, long elapsed) {

@@ -5,12 +5,16 @@ import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.client.config.ClientConnectionStrategyConfig;
 import com.hazelcast.client.config.XmlClientConfigBuilder;
 import com.hazelcast.client.config.YamlClientConfigBuilder;
+import com.hazelcast.config.AdvancedNetworkConfig;
 import com.hazelcast.config.Config;
+import com.hazelcast.config.DiscoveryStrategyConfig;
 import com.hazelcast.config.FileSystemXmlConfig;
 import com.hazelcast.config.FileSystemYamlConfig;
+import com.hazelcast.config.InterfacesConfig;
+import com.hazelcast.config.InvalidConfigurationException;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
-import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.config.ServerSocketEndpointConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.config.ListenerConfig;
@@ -24,10 +28,13 @@ import io.tollgate.internal.store.BatchingBucketStore;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.util.AnnotationLiteral;
+import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
@@ -42,7 +49,8 @@ import javax.naming.NamingException;
  * Finds the Hazelcast instance for the buckets, in this order: an application bean qualified
  * {@link TollgateHazelcast}; the server's own instance (JNDI, {@code payara/Hazelcast} by default);
  * a client to an external cluster, when one is configured; else an embedded member that Tollgate
- * starts and stops with the application (127.0.0.1, TCP-IP join, no multicast).
+ * starts and stops with the application (127.0.0.1, the configured member list, no multicast,
+ * a cluster name private to the OS user unless one is configured, no client protocol).
  */
 public final class HazelcastStores {
 
@@ -51,6 +59,10 @@ public final class HazelcastStores {
     static final long CLIENT_CONNECT_WAIT_SECONDS = 15;
     /** Longest pause between the default client's connection attempts while the cluster is gone. */
     static final int CLIENT_MAX_BACKOFF_MILLIS = 5_000;
+    /** What a Hazelcast configuration file of Tollgate's may name as {@code ${tollgate.hazelcast.cluster-name}}. */
+    static final String CLUSTER_NAME_VARIABLE = "tollgate.hazelcast.cluster-name";
+    /** Hazelcast starts every log line with the address, the cluster name and the version unless this is false. */
+    private static final String LOGGING_DETAILS = "hazelcast.logging.details.enabled";
 
     private HazelcastStores() {
     }
@@ -98,7 +110,7 @@ public final class HazelcastStores {
         Config config = memberConfig(settings, mapConfig);
         HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
         LOG.info("Tollgate started an embedded Hazelcast member at " + member.getCluster().getLocalMember().getAddress()
-                + " (cluster '" + config.getClusterName() + "', " + member.getCluster().getMembers().size() + " member(s)), map "
+                + " (" + member.getCluster().getMembers().size() + " member(s); cluster name " + nameSource(settings) + "), map "
                 + settings.mapName());
         return new Closing(new HazelcastBucketStore(member, settings.mapName(),
                 settings.serialization() != HazelcastSettings.Serialization.DATA_SERIALIZABLE, timeout), member::shutdown);
@@ -184,10 +196,18 @@ public final class HazelcastStores {
         ClientConfig config;
         if (settings.clientConfig().isPresent()) {
             String path = existing("tollgate.hazelcast.client.config", settings.clientConfig().get());
-            config = path.toLowerCase(Locale.ROOT).endsWith(".xml") ? new XmlClientConfigBuilder(path).build()
-                    : new YamlClientConfigBuilder(path).build();
+            try {
+                config = path.toLowerCase(Locale.ROOT).endsWith(".xml")
+                        ? new XmlClientConfigBuilder(path).setProperties(variables(settings)).build()
+                        : new YamlClientConfigBuilder(path).setProperties(variables(settings)).build();
+            } catch (InvalidConfigurationException e) {
+                throw invalidFile("tollgate.hazelcast.client.config", path, e);
+            }
+            warnOfTheDefaultName("tollgate.hazelcast.client.config", config.getClusterName());
         } else {
-            config = new ClientConfig().setClusterName(settings.clusterName());
+            config = new ClientConfig().setClusterName(settings.clusterName()
+                    .orElseThrow(() -> new IllegalArgumentException(CLUSTER_NAME_VARIABLE + " is not set")));
+            config.setProperty(LOGGING_DETAILS, "false");
             config.getNetworkConfig().setAddresses(settings.clientAddresses());
             // back within seconds of the cluster's return, however long it was gone
             config.getConnectionStrategyConfig().getConnectionRetryConfig().setMaxBackoffMillis(CLIENT_MAX_BACKOFF_MILLIS);
@@ -199,27 +219,51 @@ public final class HazelcastStores {
         if (config.getProperty("hazelcast.phone.home.enabled") == null) {
             config.setProperty("hazelcast.phone.home.enabled", "false");
         }
+        JavaSerializationFilter.applyTo(config.getSerializationConfig());
         config.setClassLoader(HazelcastStores.class.getClassLoader());
         return config;
     }
 
+    /**
+     * The embedded member's configuration: from {@code tollgate.hazelcast.config} as it is, or
+     * Tollgate's own. Tollgate's has a member endpoint only (Hazelcast clients, REST and memcache
+     * are not accepted), bound to {@code tollgate.hazelcast.interface}, joins as
+     * {@link MemberDiscovery} does, and without a configured name uses the OS user's private one.
+     */
     static Config memberConfig(HazelcastSettings settings, MapConfig mapConfig) throws FileNotFoundException {
         Config config;
         if (settings.memberConfig().isPresent()) {
-            String path = existing("tollgate.hazelcast.config", settings.memberConfig().get());
-            config = path.toLowerCase(Locale.ROOT).endsWith(".xml") ? new FileSystemXmlConfig(path) : new FileSystemYamlConfig(path);
+            File file = new File(existing("tollgate.hazelcast.config", settings.memberConfig().get()));
+            try {
+                config = file.getName().toLowerCase(Locale.ROOT).endsWith(".xml") ? new FileSystemXmlConfig(file, variables(settings))
+                        : new FileSystemYamlConfig(file, variables(settings));
+            } catch (InvalidConfigurationException e) {
+                throw invalidFile("tollgate.hazelcast.config", file.getPath(), e);
+            }
+            warnOfTheDefaultName("tollgate.hazelcast.config", config.getClusterName());
         } else {
-            config = new Config().setClusterName(settings.clusterName());
+            config = new Config().setClusterName(settings.clusterName().orElseGet(() -> privateName(PrivateClusterName.userDirectory())));
             config.setProperty("hazelcast.socket.bind.any", "false");
             config.setProperty("hazelcast.phone.home.enabled", "false");
-            NetworkConfig network = config.getNetworkConfig();
-            network.setPort(settings.port()).setPortAutoIncrement(true).setPortCount(Math.max(3, settings.members().size()));
-            network.getInterfaces().setEnabled(true).addInterface(settings.bindInterface());
+            config.setProperty(LOGGING_DETAILS, "false");
+            config.setProperty("hazelcast.discovery.enabled", "true");
+            // a member that finds no other waits this long before it starts a cluster of its own (5 s by default)
+            config.setProperty("hazelcast.wait.seconds.before.join", "1");
+            AdvancedNetworkConfig network = config.getAdvancedNetworkConfig().setEnabled(true);
+            network.setMemberEndpointConfig(new ServerSocketEndpointConfig()
+                    .setPort(settings.port()).setPortAutoIncrement(true).setPortCount(Math.max(3, settings.members().size()))
+                    .setInterfaces(new InterfacesConfig().setEnabled(true).addInterface(settings.bindInterface())));
             JoinConfig join = network.getJoin();
             join.getMulticastConfig().setEnabled(false);
             join.getAutoDetectionConfig().setEnabled(false);
-            join.getTcpIpConfig().setEnabled(true).setMembers(settings.members());
+            join.getTcpIpConfig().setEnabled(false);
+            join.getDiscoveryConfig().addDiscoveryStrategyConfig(new DiscoveryStrategyConfig(
+                    new MemberDiscovery(settings.members(), settings.port(), ListeningSockets.system())));
+            // the plain network settings are not used with the advanced ones; off all the same
+            config.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
+            config.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
         }
+        JavaSerializationFilter.applyTo(config.getSerializationConfig());
         if (config.getInstanceName() == null) {
             config.setInstanceName("tollgate-" + UUID.randomUUID().toString().substring(0, 8));
         }
@@ -232,6 +276,49 @@ public final class HazelcastStores {
         }
         config.setClassLoader(HazelcastStores.class.getClassLoader());
         return config;
+    }
+
+    /** The name from the OS user's private file; if that cannot be used, this JVM's own, and a warning that says so. */
+    private static String privateName(Path directory) {
+        PrivateClusterName name = PrivateClusterName.in(directory);
+        if (name.problem() != null) {
+            LOG.warning("Tollgate cannot use the cluster name file " + name.problem() + ". This JVM's Hazelcast member uses a "
+                    + "random cluster name of its own, so other instances will not find it until tollgate.hazelcast.cluster-name "
+                    + "is configured");
+        }
+        return name.name();
+    }
+
+    private static IllegalArgumentException invalidFile(String property, String path, InvalidConfigurationException e) {
+        String hint = String.valueOf(e.getMessage()).contains("${" + CLUSTER_NAME_VARIABLE + "}")
+                ? "; set " + CLUSTER_NAME_VARIABLE + " to the cluster's name" : "";
+        return new IllegalArgumentException(property + " = '" + path + "': " + e.getMessage() + hint, e);
+    }
+
+    private static void warnOfTheDefaultName(String property, String clusterName) {
+        if (Config.DEFAULT_CLUSTER_NAME.equals(clusterName)) {
+            LOG.warning("The Hazelcast configuration file of " + property + " names no cluster, so Hazelcast's default '"
+                    + Config.DEFAULT_CLUSTER_NAME + "' is used, a name anyone can guess: give the cluster a name of its own (see "
+                    + "\"Security\" in Tollgate's README)");
+        }
+    }
+
+    private static String nameSource(HazelcastSettings settings) {
+        if (settings.memberConfig().isPresent()) {
+            return "from tollgate.hazelcast.config";
+        }
+        return settings.clusterName().isPresent() ? "configured" : "private to this OS user";
+    }
+
+    /**
+     * @return what {@code ${...}} in Tollgate's Hazelcast configuration files may name: the system
+     *         properties, and {@value #CLUSTER_NAME_VARIABLE} from MicroProfile Config
+     */
+    private static Properties variables(HazelcastSettings settings) {
+        Properties variables = new Properties();
+        variables.putAll(System.getProperties());
+        settings.clusterName().ifPresent(name -> variables.setProperty(CLUSTER_NAME_VARIABLE, name));
+        return variables;
     }
 
     private static String existing(String property, String path) {

@@ -26,7 +26,7 @@ public final class BadConfiguration {
     public static final Map<String, String> FREE_TEXT = Map.of(
             "tollgate.hazelcast.map", "any IMap name; blank means the default",
             "tollgate.hazelcast.jndi-name", "any JNDI name; blank means none",
-            "tollgate.hazelcast.cluster-name", "any cluster name; blank means the default");
+            "tollgate.hazelcast.cluster-name", "any cluster name; blank means none (the embedded member's private default)");
 
     /** One bad value, with the other properties that make the rest of the configuration valid. */
     public static final class Case {
@@ -95,12 +95,12 @@ public final class BadConfiguration {
         add(cases, "tollgate.health", none, "off", "no", "0");
         add(cases, "tollgate.hazelcast.max-entries-per-member", none, "0", "3000000000", "x");
         add(cases, "tollgate.hazelcast.backup-count", none, "0", "7", "one");
-        add(cases, "tollgate.hazelcast.client.addresses", none, "hz1:x", "hz1:99999", "a:1:2");
+        add(cases, "tollgate.hazelcast.client.addresses", Map.of("tollgate.hazelcast.cluster-name", "prod"), "hz1:x", "hz1:99999", "a:1:2");
         add(cases, "tollgate.hazelcast.client.config", none, "hazelcast-client.json", "client.properties");
         add(cases, "tollgate.hazelcast.config", none, "hazelcast.properties", "hazelcast.json");
         add(cases, "tollgate.hazelcast.interface", none, "eth0", "localhost", "10.0.0", "10.0.0.256", "10.0.0.20-10");
         add(cases, "tollgate.hazelcast.port", none, "0", "65536", "http");
-        add(cases, "tollgate.hazelcast.members", none, "hz1:x", "a:1:2", "h:123456");
+        add(cases, "tollgate.hazelcast.members", none, "hz1:x", "a:1:2", "h:123456", "10.0.0.*", "10.0.0.1-3:5701");
         add(cases, "tollgate.hazelcast.serialization", none, "java", "kryo");
         add(cases, "tollgate.hazelcast.coalescing", none, "maybe", "on");
         return cases;

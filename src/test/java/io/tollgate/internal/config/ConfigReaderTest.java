@@ -395,7 +395,7 @@ class ConfigReaderTest {
         assertThat(hz.clientAddresses()).isEmpty();
         assertThat(hz.clientConfig()).isEmpty();
         assertThat(hz.clientMode()).isFalse();
-        assertThat(hz.clusterName()).isEqualTo("tollgate");
+        assertThat(hz.clusterName()).as("none: the embedded member makes up one private to the OS user").isEmpty();
         assertThat(hz.memberConfig()).isEmpty();
         assertThat(hz.bindInterface()).isEqualTo("127.0.0.1");
         assertThat(hz.port()).isEqualTo(5701);
@@ -445,7 +445,7 @@ class ConfigReaderTest {
         assertThat(hz.clientAddresses()).containsExactly("hz1:5701", "hz2");
         assertThat(hz.clientConfig()).contains("/etc/hazelcast-client.yaml");
         assertThat(hz.clientMode()).isTrue();
-        assertThat(hz.clusterName()).isEqualTo("prod");
+        assertThat(hz.clusterName()).contains("prod");
         assertThat(hz.memberConfig()).contains("/etc/hazelcast.yaml");
         assertThat(hz.bindInterface()).isEqualTo("10.0.0.5");
         assertThat(hz.port()).isEqualTo(6000);
@@ -958,11 +958,35 @@ class ConfigReaderTest {
         "tollgate.hazelcast.members           | [::1]:5701    | [::1]:5701",
         "tollgate.hazelcast.members           | a:1:2         | a:1:2",
         "tollgate.hazelcast.members           | h:123456      | h:123456",
-        "tollgate.hazelcast.client.addresses  | hz1:x         | hz1:x",
     })
     void refusesAMemberAddressThatIsNotHostOrHostAndPort(String property, String value, String address) {
         assertThat(problems(property, value)).containsExactly(
                 property + " = '" + value + "': '" + address + "' is not host or host:port");
+    }
+
+    @Test
+    void refusesAClientAddressThatIsNotHostOrHostAndPort() {
+        assertThat(problems("tollgate.hazelcast.client.addresses", "hz1:x", "tollgate.hazelcast.cluster-name", "prod")).containsExactly(
+                "tollgate.hazelcast.client.addresses = 'hz1:x': 'hz1:x' is not host or host:port");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"10.0.0.*", "10.0.0.*:5701", "10.0.0.1-3", "10.0.0.1-3:5701"})
+    void refusesHazelcastAddressPatternsInTheMemberList(String pattern) {
+        assertThat(problems("tollgate.hazelcast.members", pattern)).containsExactly(
+                "tollgate.hazelcast.members = '" + pattern + "': '" + pattern + "' is not host or host:port");
+    }
+
+    @Test
+    void aClientToAnExternalClusterNeedsThatClustersName() {
+        assertThat(problems("tollgate.hazelcast.client.addresses", "hz1:5701")).containsExactly(
+                "tollgate.hazelcast.cluster-name is not set: a client to an external cluster (tollgate.hazelcast.client.addresses) "
+                        + "needs that cluster's name; Tollgate's own default name is private to one OS user on one host, and no "
+                        + "external cluster has it");
+        assertThat(read("tollgate.hazelcast.client.addresses", "hz1:5701", "tollgate.hazelcast.cluster-name", "prod")
+                .hazelcast().clusterName()).contains("prod");
+        assertThat(read("tollgate.hazelcast.client.config", "/etc/client.yaml").hazelcast().clusterName())
+                .as("a client configuration file names its cluster itself").isEmpty();
     }
 
     @Test
@@ -1077,7 +1101,7 @@ class ConfigReaderTest {
                 "tollgate.hazelcast.cluster-name", odd).hazelcast();
         assertThat(hz.mapName()).isEqualTo(odd.trim());
         assertThat(hz.jndiName()).contains(odd.trim());
-        assertThat(hz.clusterName()).isEqualTo(odd.trim());
+        assertThat(hz.clusterName()).contains(odd.trim());
     }
 
     @Test

@@ -145,6 +145,64 @@ class TokenBucketTest {
     }
 
     @Test
+    void aStoredTimeFarAheadOfTheClockRestartsTheBucketEmptyAtTheClock() {
+        // 2 tokens, one per second; a hostile or corrupt state claims a time in the year 2900, the bucket empty
+        TokenBucket bucket = TokenBucket.of(Limit.of(2, 1, Duration.ofSeconds(1)));
+        state = new long[] {32_503_680_000_000_000L, 1, 0};
+        Outcome first = at(bucket, T0, 1);
+        assertThat(first.allowed()).as("restarted empty, never full").isFalse();
+        assertThat(first.remaining()).isZero();
+        assertThat(first.retryAfterMicros()).as("the wait of an empty bucket, not of the stored time").isEqualTo(SECOND);
+        assertThat(first.resetAfterMicros()).isEqualTo(2 * SECOND);
+        assertThat(first.newState()).as("the restart is written, though nothing was granted").isNotNull();
+        assertThat(state[0]).isEqualTo(T0);
+        assertThat(at(bucket, T0 + SECOND - 1, 1).allowed()).isFalse();
+        assertThat(at(bucket, T0 + SECOND, 1).allowed()).as("served again once a token has refilled").isTrue();
+        assertThat(at(bucket, T0 + SECOND, 1).allowed()).isFalse();
+        assertThat(at(bucket, T0 + 10 * SECOND, 2).allowed()).as("and refilling as usual").isTrue();
+    }
+
+    @Test
+    void aStoredTimeUpToAnHourAheadIsAClockStepAndWaitedFor() {
+        TokenBucket bucket = TokenBucket.of(Limit.of(2, 1, Duration.ofSeconds(1)));
+        long hour = 3_600 * SECOND;
+        state = new long[] {T0 + hour, 1, 0};
+        Outcome behind = at(bucket, T0, 1);
+        assertThat(behind.allowed()).isFalse();
+        assertThat(behind.retryAfterMicros()).as("the wait includes the gap").isEqualTo(hour + SECOND);
+        assertThat(behind.newState()).isNull();
+        assertThat(at(bucket, T0 + hour + SECOND - 1, 1).allowed()).isFalse();
+        assertThat(at(bucket, T0 + hour + SECOND, 1).allowed()).isTrue();
+
+        state = new long[] {T0 + hour + 1, 1, 0}; // one microsecond beyond the bound
+        Outcome restarted = at(bucket, T0, 1);
+        assertThat(restarted.allowed()).isFalse();
+        assertThat(restarted.retryAfterMicros()).isEqualTo(SECOND);
+        assertThat(state[0]).isEqualTo(T0);
+    }
+
+    @Test
+    void aFarFutureStateIsNotTrustedForTheTokensItClaimsEither() {
+        TokenBucket bucket = TokenBucket.of(Limit.of(5, 1, Duration.ofSeconds(1)), Limit.of(50, 1, Duration.ofMinutes(1)));
+        state = new long[] {Long.MAX_VALUE, 1_000_000, 5_000_000, 60_000_000, 3_000_000_000L};
+        assertThat(at(bucket, T0, 1).allowed()).isFalse();
+        assertThat(at(bucket, T0, 0).remaining()).as("both limits restarted empty").isZero();
+        // a read alone does not write: a health check never changes a bucket
+        state = new long[] {Long.MAX_VALUE, 1_000_000, 5_000_000, 60_000_000, 3_000_000_000L};
+        assertThat(at(bucket, T0, 0).newState()).isNull();
+    }
+
+    @Test
+    void aStoredTimeBeforeAnyClockIsAnIdleBucketNotAnOverflow() {
+        TokenBucket bucket = TokenBucket.of(Limit.of(3, 1, Duration.ofSeconds(1)));
+        state = new long[] {Long.MIN_VALUE, 1, 0};
+        Outcome o = at(bucket, T0, 1);
+        assertThat(o.allowed()).as("idle since long before now: full, as a missing bucket").isTrue();
+        assertThat(o.remaining()).isEqualTo(2);
+        assertThat(state[0]).isEqualTo(T0);
+    }
+
+    @Test
     void grantsExactlyBurstPlusRateTimesElapsedOverMillionsOfDecisions() {
         // 7 tokens every 3 s (2.333.../s), burst 5, greedy clients for ~1.3 million simulated seconds
         TokenBucket bucket = TokenBucket.of(Limit.of(5, 7, Duration.ofSeconds(3)));
