@@ -13,6 +13,9 @@ import java.net.http.HttpResponse;
  * so the seconds it reports ("t" of RateLimit, Retry-After) shrink as time passes since the bucket's first
  * request: while less than a second has passed (almost always) they are exact; later they may be up to
  * the elapsed seconds smaller. Created just before the bucket's first request.
+ *
+ * <p>The fields are those of draft-ietf-httpapi-ratelimit-headers-11: {@code RateLimit: "rule";r=<whole
+ * tokens left>;t=<seconds until the next whole token arrives>}.
  */
 final class Bucket {
 
@@ -24,10 +27,14 @@ final class Bucket {
         return (nanos + 999_999_999L) / 1_000_000_000L;
     }
 
-    /** {@code RateLimit: "rule";r=remaining;t=secondsUntilFull}, exactly while under a second has passed. */
-    void assertRateLimit(HttpResponse<String> response, String rule, long remaining, long secondsUntilFull) {
+    /**
+     * {@code RateLimit: "rule";r=remaining;t=secondsUntilNextToken}, exactly while under a second has passed.
+     * On a bucket with a per-hour rule that took tokens at its start, the next token is an hour (of the
+     * first request) away.
+     */
+    void assertRateLimit(HttpResponse<String> response, String rule, long remaining, long secondsUntilNextToken) {
         String actual = header(response, "RateLimit");
-        String exact = "\"" + rule + "\";r=" + remaining + ";t=" + secondsUntilFull;
+        String exact = "\"" + rule + "\";r=" + remaining + ";t=" + secondsUntilNextToken;
         long slack = elapsedSeconds() - 1; // under one second: no slack
         if (slack <= 0 || exact.equals(actual)) {
             assertEquals(exact, actual, describe(response));
@@ -37,7 +44,7 @@ final class Bucket {
         assertNotNull(actual, describe(response));
         assertTrue(actual.startsWith(prefix), "expected " + exact + " (t up to " + slack + " less): " + describe(response));
         long t = Long.parseLong(actual.substring(prefix.length()));
-        assertTrue(t <= secondsUntilFull && t >= secondsUntilFull - slack,
+        assertTrue(t <= secondsUntilNextToken && t >= secondsUntilNextToken - slack,
                 "expected " + exact + " (t up to " + slack + " less): " + describe(response));
     }
 
@@ -56,5 +63,17 @@ final class Bucket {
         assertTrue(retryAfter >= lowest && retryAfter <= highest,
                 "Retry-After " + retryAfter + " not in [" + lowest + ", " + highest + "]: " + describe(response));
         return retryAfter;
+    }
+
+    /** A 429's {@code Retry-After} is never less than the {@code t} of its {@code RateLimit} field. */
+    static void assertRetryAfterNotBeforeT(HttpResponse<String> response) {
+        String rateLimit = header(response, "RateLimit");
+        String retryAfter = header(response, "Retry-After");
+        assertNotNull(rateLimit, describe(response));
+        assertNotNull(retryAfter, describe(response));
+        int t = rateLimit.indexOf(";t=");
+        assertTrue(t > 0, "no t in RateLimit: " + describe(response));
+        long seconds = Long.parseLong(rateLimit.substring(t + 3).split("[;,]")[0].trim());
+        assertTrue(Long.parseLong(retryAfter) >= seconds, "Retry-After " + retryAfter + " < t " + seconds + ": " + describe(response));
     }
 }

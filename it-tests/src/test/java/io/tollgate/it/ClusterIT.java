@@ -4,7 +4,6 @@ import static io.tollgate.it.Http.describe;
 import static io.tollgate.it.Http.header;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.net.URL;
 import java.net.http.HttpResponse;
@@ -77,7 +76,7 @@ class ClusterIT {
     @Test
     void twoInstancesShareOneLimit() throws Exception {
         System.out.println("[it] " + Deployments.SERVER + " cluster: node-a " + a + ", node-b " + b);
-        awaitSharedBuckets();
+        SharedBuckets.await(a, b, FORMATION_TIMEOUT_NANOS);
 
         String key = "hammer-" + UUID.randomUUID();
         URL[] nodes = {a, b};
@@ -141,35 +140,5 @@ class ClusterIT {
         assertTrue(total >= least, "under-grant: " + total + " allowed, at least " + least);
         assertTrue(allowed[0].get() > 0, "node-a served no 200");
         assertTrue(allowed[1].get() > 0, "node-b served no 200");
-    }
-
-    /**
-     * Waits (bounded) until the two instances share buckets: a tenant's only report token, taken on node-a,
-     * is gone on node-b. Two probes in a row, on different keys (so different partitions and owners).
-     */
-    private void awaitSharedBuckets() throws InterruptedException {
-        long start = System.nanoTime();
-        int shared = 0;
-        String last = "";
-        for (int probe = 0; shared < 2; probe++) {
-            if (System.nanoTime() - start > FORMATION_TIMEOUT_NANOS) {
-                fail("the two instances do not share buckets after " + FORMATION_TIMEOUT_NANOS / 1_000_000_000 + " s: " + last);
-            }
-            String tenant = "probe-" + probe + "-" + UUID.randomUUID();
-            HttpResponse<String> onA = Http.get(a, "api/reports/" + tenant);
-            HttpResponse<String> onB = Http.get(b, "api/reports/" + tenant);
-            last = "GET " + onA.uri().getPath() + " on node-a: " + onA.statusCode() + " " + onA.headers().map()
-                    + ", then on node-b: " + onB.statusCode() + " " + onB.headers().map() + " " + onB.body()
-                    + (onB.statusCode() == 200 && header(onB, "RateLimit") == null
-                            ? " (no rate-limit headers: node-b decided without the store, on-store-failure=allow)" : "");
-            if (onA.statusCode() == 200 && onB.statusCode() == 429) {
-                shared++;
-            } else {
-                shared = 0;
-                Thread.sleep(500);
-            }
-        }
-        System.out.println("[it] " + Deployments.SERVER + " cluster: buckets shared after "
-                + (System.nanoTime() - start) / 1_000_000 + " ms");
     }
 }

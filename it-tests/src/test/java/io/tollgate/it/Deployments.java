@@ -1,5 +1,6 @@
 package io.tollgate.it;
 
+import io.tollgate.it.ejb.LedgerBean;
 import io.tollgate.sample.SampleApplication;
 import java.io.File;
 import java.io.IOException;
@@ -43,6 +44,15 @@ public final class Deployments {
     }
 
     /**
+     * The sample application with the suite's rules, plus a stateless session bean with a rate-limited method
+     * and the resource that calls it (package {@code io.tollgate.it.ejb}; Open Liberty needs
+     * {@code enterpriseBeansLite-4.0}, which the test servers have).
+     */
+    public static WebArchive contractWithEjb(String name) {
+        return contract(name).addPackage(LedgerBean.class.getPackage());
+    }
+
+    /**
      * The suite's rules with some properties replaced, added (a value) or removed (a {@code null} value).
      */
     public static String contractConfig(Map<String, String> changes) {
@@ -64,9 +74,18 @@ public final class Deployments {
         return String.join("\n", lines) + "\n";
     }
 
+    /** The sample application (every class of src/main) with this configuration. */
     public static WebArchive war(String name, String microprofileConfig) {
+        return skeleton(name, microprofileConfig).addPackages(true, SampleApplication.class.getPackage());
+    }
+
+    /** Only these classes of the sample application, with this configuration. */
+    public static WebArchive war(String name, String microprofileConfig, Class<?>... classes) {
+        return skeleton(name, microprofileConfig).addClasses(classes);
+    }
+
+    private static WebArchive skeleton(String name, String microprofileConfig) {
         WebArchive war = ShrinkWrap.create(WebArchive.class, name + ".war")
-                .addPackage(SampleApplication.class.getPackage())
                 .addAsResource(new StringAsset(microprofileConfig), "META-INF/microprofile-config.properties")
                 .addAsWebInfResource(new File("src/main/webapp/WEB-INF/beans.xml"), "beans.xml")
                 .addAsLibraries(jar("it.tollgate.jar"));

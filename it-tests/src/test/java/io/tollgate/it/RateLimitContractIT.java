@@ -6,12 +6,16 @@ import static io.tollgate.it.Http.get;
 import static io.tollgate.it.Http.header;
 import static io.tollgate.it.Http.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import java.net.URL;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -23,13 +27,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The HTTP contract (README "HTTP contract"), over HTTP, on a real server: the sample application with the
  * rules of configs/contract.properties (refill per hour, so that no count depends on timing; one bucket
- * per test through a fresh X-Api-Key or tenant).
+ * per test through a fresh X-Api-Key or tenant). Rate-limit fields and the problem type as
+ * draft-ietf-httpapi-ratelimit-headers-11 has them; a 429's status line read as the server wrote it.
  */
 @ExtendWith(ArquillianExtension.class)
 class RateLimitContractIT {
 
     private static final String PROBLEM_JSON = "application/problem+json";
-    private static final String RATE_LIMITED = "urn:tollgate:problem:rate-limited";
+    private static final String QUOTA_EXCEEDED = "https://iana.org/assignments/http-problem-types#quota-exceeded";
     private static final String INVALID_COST = "urn:tollgate:problem:invalid-cost";
     private static final long HOUR = 3600;
 
@@ -58,22 +63,24 @@ class RateLimitContractIT {
             HttpResponse<String> ok = get(base, "api/search?q=tea", "X-Api-Key", key);
             assertEquals(200, ok.statusCode(), describe(ok));
             assertEquals("results for tea", ok.body());
-            assertEquals("\"search\";q=3;w=10800", header(ok, "RateLimit-Policy"), describe(ok));
-            bucket.assertRateLimit(ok, "search", 3 - i, i * HOUR);
+            assertEquals("\"search\";q=1;w=3600", header(ok, "RateLimit-Policy"), describe(ok));
+            bucket.assertRateLimit(ok, "search", 3 - i, HOUR);
             assertNull(header(ok, "Retry-After"), describe(ok));
         }
 
         HttpResponse<String> denied = get(base, "api/search?q=tea", "X-Api-Key", key);
         assertEquals(429, denied.statusCode(), describe(denied));
         assertEquals(PROBLEM_JSON, contentType(denied).orElse(null), describe(denied));
-        assertEquals("\"search\";q=3;w=10800", header(denied, "RateLimit-Policy"), describe(denied));
-        bucket.assertRateLimit(denied, "search", 0, 3 * HOUR);
+        assertEquals("\"search\";q=1;w=3600", header(denied, "RateLimit-Policy"), describe(denied));
+        bucket.assertRateLimit(denied, "search", 0, HOUR);
         long retryAfter = bucket.assertRetryAfter(denied, HOUR);
+        Bucket.assertRetryAfterNotBeforeT(denied);
 
         JsonObject problem = json(denied);
-        assertEquals(RATE_LIMITED, problem.getString("type"), denied.body());
-        assertEquals("Too Many Requests", problem.getString("title"), denied.body());
+        assertEquals(QUOTA_EXCEEDED, problem.getString("type"), denied.body());
+        assertEquals("Quota Exceeded", problem.getString("title"), denied.body());
         assertEquals(429, problem.getInt("status"), denied.body());
+        assertEquals(List.of("search"), strings(problem, "violated-policies"), denied.body());
         assertEquals("search", problem.getString("rule"), denied.body());
         assertEquals(3, problem.getInt("limit"), denied.body());
         assertEquals(0, problem.getInt("remaining"), denied.body());
@@ -82,6 +89,25 @@ class RateLimitContractIT {
 
         // and it stays denied
         assertEquals(429, get(base, "api/search?q=tea", "X-Api-Key", key).statusCode());
+    }
+
+    @Test
+    void a429HasItsReasonPhrase() {
+        // denied by the filter (a rule on the resource method)
+        String key = freshKey();
+        for (int i = 0; i < 3; i++) {
+            assertEquals(200, get(base, "api/search?q=tea", "X-Api-Key", key).statusCode());
+        }
+        RawHttp.Response byFilter = RawHttp.get(base, "api/search?q=tea", "X-Api-Key", key);
+        assertEquals("HTTP/1.1 429 Too Many Requests", byFilter.statusLine(), byFilter.describe());
+
+        // denied by the interceptor (a rule on a CDI service), mapped by the exception mapper
+        String tenant = "tenant-" + UUID.randomUUID();
+        for (int i = 0; i < 2; i++) {
+            assertEquals(200, get(base, "api/reports/" + tenant).statusCode());
+        }
+        RawHttp.Response byMapper = RawHttp.get(base, "api/reports/" + tenant);
+        assertEquals("HTTP/1.1 429 Too Many Requests", byMapper.statusLine(), byMapper.describe());
     }
 
     @Test
@@ -106,28 +132,30 @@ class RateLimitContractIT {
         HttpResponse<String> four = upload(key, "4");
         assertEquals(200, four.statusCode(), describe(four));
         assertEquals("stored 4 characters", four.body());
-        assertEquals("\"uploads\";q=10;w=36000", header(four, "RateLimit-Policy"), describe(four));
-        bucket.assertRateLimit(four, "uploads", 6, 4 * HOUR);
+        assertEquals("\"uploads\";q=1;w=3600", header(four, "RateLimit-Policy"), describe(four));
+        bucket.assertRateLimit(four, "uploads", 6, HOUR);
 
         HttpResponse<String> five = upload(key, "5");
         assertEquals(200, five.statusCode(), describe(five));
-        bucket.assertRateLimit(five, "uploads", 1, 9 * HOUR);
+        bucket.assertRateLimit(five, "uploads", 1, HOUR);
 
         // no header: default-cost 2, one token left
         HttpResponse<String> byDefault = upload(key);
         assertEquals(429, byDefault.statusCode(), describe(byDefault));
-        bucket.assertRateLimit(byDefault, "uploads", 1, 9 * HOUR);
+        bucket.assertRateLimit(byDefault, "uploads", 1, HOUR);
         JsonObject problem = json(byDefault);
-        assertEquals(RATE_LIMITED, problem.getString("type"));
+        assertEquals(QUOTA_EXCEEDED, problem.getString("type"));
+        assertEquals(List.of("uploads"), strings(problem, "violated-policies"), byDefault.body());
         assertEquals("uploads", problem.getString("rule"));
         assertEquals(10, problem.getInt("limit"));
         assertEquals(1, problem.getInt("remaining"));
         long retryAfter = bucket.assertRetryAfter(byDefault, HOUR); // the second token is an hour away
         assertEquals(retryAfter, problem.getJsonNumber("retryAfter").longValueExact());
+        Bucket.assertRetryAfterNotBeforeT(byDefault);
 
         HttpResponse<String> one = upload(key, "1");
         assertEquals(200, one.statusCode(), describe(one));
-        bucket.assertRateLimit(one, "uploads", 0, 10 * HOUR);
+        bucket.assertRateLimit(one, "uploads", 0, HOUR);
         assertEquals(429, upload(key, "1").statusCode());
     }
 
@@ -151,7 +179,7 @@ class RateLimitContractIT {
         Bucket bucket = new Bucket();
         HttpResponse<String> five = upload(key, "5");
         assertEquals(200, five.statusCode(), describe(five));
-        bucket.assertRateLimit(five, "uploads", 5, 5 * HOUR);
+        bucket.assertRateLimit(five, "uploads", 5, HOUR);
     }
 
     @Test
@@ -171,8 +199,8 @@ class RateLimitContractIT {
             HttpResponse<String> ok = get(base, "api/plans", "X-Api-Key", key, "X-Plan", "free");
             assertEquals(200, ok.statusCode(), describe(ok));
             assertEquals("content for the free plan", ok.body());
-            assertEquals("\"free-plan\";q=2;w=7200", header(ok, "RateLimit-Policy"), describe(ok));
-            free.assertRateLimit(ok, "free-plan", 2 - i, i * HOUR);
+            assertEquals("\"free-plan\";q=1;w=3600", header(ok, "RateLimit-Policy"), describe(ok));
+            free.assertRateLimit(ok, "free-plan", 2 - i, HOUR);
         }
         HttpResponse<String> deniedFree = get(base, "api/plans", "X-Api-Key", key, "X-Plan", "free");
         assertEquals(429, deniedFree.statusCode(), describe(deniedFree));
@@ -183,13 +211,15 @@ class RateLimitContractIT {
         for (int i = 1; i <= 5; i++) {
             HttpResponse<String> ok = get(base, "api/plans", "X-Api-Key", key, "X-Plan", "paid");
             assertEquals(200, ok.statusCode(), describe(ok));
-            assertEquals("\"paid-plan\";q=5;w=9000", header(ok, "RateLimit-Policy"), describe(ok));
-            paid.assertRateLimit(ok, "paid-plan", 5 - i, i * HOUR / 2);
+            assertEquals("\"paid-plan\";q=2;w=3600", header(ok, "RateLimit-Policy"), describe(ok));
+            paid.assertRateLimit(ok, "paid-plan", 5 - i, HOUR / 2);
         }
         HttpResponse<String> deniedPaid = get(base, "api/plans", "X-Api-Key", key, "X-Plan", "paid");
         assertEquals(429, deniedPaid.statusCode(), describe(deniedPaid));
         assertEquals("paid-plan", json(deniedPaid).getString("rule"));
+        assertEquals(List.of("paid-plan"), strings(json(deniedPaid), "violated-policies"), deniedPaid.body());
         paid.assertRetryAfter(deniedPaid, HOUR / 2);
+        Bucket.assertRetryAfterNotBeforeT(deniedPaid);
 
         // no plan: neither rule applies
         for (int i = 0; i < 5; i++) {
@@ -221,22 +251,24 @@ class RateLimitContractIT {
             HttpResponse<String> ok = get(base, "api/reports/" + tenant);
             assertEquals(200, ok.statusCode(), describe(ok));
             assertEquals("report for " + tenant, ok.body());
-            assertEquals("\"reports\";q=2;w=7200", header(ok, "RateLimit-Policy"), describe(ok));
-            bucket.assertRateLimit(ok, "reports", 2 - i, i * HOUR);
+            assertEquals("\"reports\";q=1;w=3600", header(ok, "RateLimit-Policy"), describe(ok));
+            bucket.assertRateLimit(ok, "reports", 2 - i, HOUR);
         }
         HttpResponse<String> denied = get(base, "api/reports/" + tenant);
         assertEquals(429, denied.statusCode(), describe(denied));
         assertEquals(PROBLEM_JSON, contentType(denied).orElse(null), describe(denied));
         long retryAfter = bucket.assertRetryAfter(denied, HOUR);
         JsonObject problem = json(denied);
-        assertEquals(RATE_LIMITED, problem.getString("type"));
+        assertEquals(QUOTA_EXCEEDED, problem.getString("type"));
         assertEquals(429, problem.getInt("status"));
+        assertEquals(List.of("reports"), strings(problem, "violated-policies"), denied.body());
         assertEquals("reports", problem.getString("rule"));
         assertEquals(2, problem.getInt("limit"));
         assertEquals(0, problem.getInt("remaining"));
         assertEquals(retryAfter, problem.getJsonNumber("retryAfter").longValueExact());
-        assertEquals("\"reports\";q=2;w=7200", header(denied, "RateLimit-Policy"), describe(denied));
-        bucket.assertRateLimit(denied, "reports", 0, 2 * HOUR);
+        assertEquals("\"reports\";q=1;w=3600", header(denied, "RateLimit-Policy"), describe(denied));
+        bucket.assertRateLimit(denied, "reports", 0, HOUR);
+        Bucket.assertRetryAfterNotBeforeT(denied);
 
         // another tenant is not affected
         HttpResponse<String> other = get(base, "api/reports/other-" + tenant);
@@ -251,8 +283,8 @@ class RateLimitContractIT {
             HttpResponse<String> ok = get(base, "api/items/" + i, "X-Api-Key", key);
             assertEquals(200, ok.statusCode(), describe(ok));
             assertEquals("item " + i, ok.body());
-            assertEquals("\"items\";q=2;w=7200", header(ok, "RateLimit-Policy"), describe(ok));
-            bucket.assertRateLimit(ok, "items", 2 - i, i * HOUR);
+            assertEquals("\"items\";q=1;w=3600", header(ok, "RateLimit-Policy"), describe(ok));
+            bucket.assertRateLimit(ok, "items", 2 - i, HOUR);
         }
         HttpResponse<String> denied = get(base, "api/items/3", "X-Api-Key", key);
         assertEquals(429, denied.statusCode(), describe(denied));
@@ -269,6 +301,12 @@ class RateLimitContractIT {
             assertNull(header(ok, "RateLimit-Policy"), describe(ok));
             assertNull(header(ok, "RateLimit"), describe(ok));
         }
+    }
+
+    private static List<String> strings(JsonObject problem, String member) {
+        JsonArray array = problem.getJsonArray(member);
+        assertNotNull(array, "no array " + member + " in " + problem);
+        return array.getValuesAs(JsonString.class).stream().map(JsonString::getString).toList();
     }
 
     private HttpResponse<String> upload(String key, String... weights) {

@@ -37,7 +37,7 @@ class SampleApplicationIT {
         HttpResponse<String> first = get(base, "api/search?q=tea");
         assertEquals(200, first.statusCode(), describe(first));
         assertEquals("results for tea", first.body());
-        assertEquals("\"search\";q=5;w=5", header(first, "RateLimit-Policy"), describe(first));
+        assertEquals("\"search\";q=1;w=1", header(first, "RateLimit-Policy"), describe(first)); // 1 per second
         assertEquals("\"search\";r=4;t=1", header(first, "RateLimit"), describe(first));
 
         // 5 at once, one more per second: a quick loop meets a 429 (bounded: 50 requests)

@@ -8,9 +8,6 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
@@ -21,7 +18,7 @@ import org.jboss.arquillian.container.spi.client.protocol.metadata.ProtocolMetaD
 import org.jboss.shrinkwrap.api.Archive;
 
 /**
- * Fills three gaps of fish.payara.arquillian:arquillian-payara-micro-managed (3.1):
+ * Fills the gaps of fish.payara.arquillian:arquillian-payara-micro-managed (3.1):
  * <ol>
  * <li>a WAR that fails to deploy is NOT reported: Payara Micro keeps running with "Deployed": [] and the
  * adapter returns normally. Here: no deployed servlet = failure; the process is stopped and an Arquillian
@@ -36,8 +33,9 @@ import org.jboss.shrinkwrap.api.Archive;
  * <li>Payara Micro has no options file. Here: a word {@code @file} in {@code extraMicroOptions} is replaced by
  * the options listed in that file (one or more per line, {@code #} comments; a relative file argument of
  * {@code --prebootcommandfile} and the like is relative to the file's folder), and {@code @file} in
- * {@code cmdOptions} by the JVM options of that java argument file. That is how the tests run with the
- * production files server-config/payara/payara-micro.options and jvm.args.</li>
+ * {@code cmdOptions} by the JVM options of that java argument file ({@link OptionFiles}).</li>
+ * <li>Payara Micro appends its {@code --logtofile} log ({@code <file>.0}, {@code .1} ...) across processes.
+ * Here: the files are deleted before each new Payara Micro starts, so the log is the current process's.</li>
  * </ol>
  */
 public class StrictPayaraMicroContainer extends PayaraMicroDeployableContainer {
@@ -50,60 +48,30 @@ public class StrictPayaraMicroContainer extends PayaraMicroDeployableContainer {
     /** the text of the first failure, up to its stack trace / the end of the log record */
     private static final Pattern LOADING_BLOCK = Pattern.compile(
             "Exception while loading the app : (.*?)(?=\\R\\s+at |\\R\\]\\]|\\R\\R|\\z)", Pattern.DOTALL);
-    /** Payara Micro options whose argument is a file */
-    private static final Set<String> FILE_OPTIONS = Set.of("--prebootcommandfile", "--postbootcommandfile",
-            "--postdeploycommandfile", "--hzconfigfile", "--systemproperties", "--logproperties", "--domainconfig",
-            "--addlibs", "--addjars", "--rootdir");
+    /** The {@code --logtofile} argument, or null. */
+    private Path logFile;
 
     @Override
     public void setup(PayaraMicroContainerConfiguration configuration) {
         if (configuration.getExtraMicroOptions() != null) {
-            configuration.setExtraMicroOptions(expandOptionFiles(configuration.getExtraMicroOptions()));
+            configuration.setExtraMicroOptions(OptionFiles.expand(configuration.getExtraMicroOptions()));
+            String[] words = configuration.getExtraMicroOptions().split("\\s+");
+            for (int i = 0; i + 1 < words.length; i++) {
+                if (words[i].equalsIgnoreCase("--logtofile")) {
+                    logFile = Path.of(words[i + 1]);
+                }
+            }
         }
         if (configuration.getCmdOptions() != null) {
-            configuration.setCmdOptions(expandOptionFiles(configuration.getCmdOptions()));
+            configuration.setCmdOptions(OptionFiles.expand(configuration.getCmdOptions()));
         }
         super.setup(configuration);
-    }
-
-    static String expandOptionFiles(String options) {
-        List<String> out = new ArrayList<>();
-        for (String word : options.trim().split("\\s+")) {
-            if (word.startsWith("@") && word.length() > 1) {
-                out.addAll(readOptions(Path.of(word.substring(1))));
-            } else if (!word.isEmpty()) {
-                out.add(word);
-            }
-        }
-        return String.join(" ", out);
-    }
-
-    /** The options of a file: whitespace-separated words, lines starting with # left out. */
-    private static List<String> readOptions(Path file) {
-        List<String> words = new ArrayList<>();
-        try {
-            for (String line : Files.readAllLines(file)) {
-                String text = line.strip();
-                if (text.isEmpty() || text.startsWith("#")) {
-                    continue;
-                }
-                for (String word : text.split("\\s+")) {
-                    String previous = words.isEmpty() ? "" : words.get(words.size() - 1);
-                    if (FILE_OPTIONS.contains(previous.toLowerCase()) && !Path.of(word).isAbsolute()) {
-                        word = file.toAbsolutePath().getParent().resolve(word).normalize().toString();
-                    }
-                    words.add(word);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the Payara Micro options file " + file, e);
-        }
-        return words;
     }
 
     @Override
     public ProtocolMetaData deploy(Archive<?> archive) throws DeploymentException {
         long t0 = System.nanoTime();
+        deleteLogFiles();
         Thread deploying = Thread.currentThread();
         Process previous = field("payaraMicroProcess", Process.class); // of an earlier deployment, if any
         Thread watchdog = new Thread(() -> interruptWhenTheProcessExits(deploying, previous), "payara-micro-watchdog");
@@ -146,6 +114,21 @@ public class StrictPayaraMicroContainer extends PayaraMicroDeployableContainer {
             e.initCause(cause);
         }
         throw e;
+    }
+
+    /** Deletes {@code <logFile>.<n>} (and its lock file) as Payara Micro's file handler names them. */
+    private void deleteLogFiles() {
+        if (logFile == null || logFile.getParent() == null || !Files.isDirectory(logFile.getParent())) {
+            return;
+        }
+        Pattern ours = Pattern.compile(Pattern.quote(logFile.getFileName().toString()) + "\\.\\d+(\\.lck)?");
+        try (var files = Files.list(logFile.getParent())) {
+            for (Path file : files.filter(f -> ours.matcher(f.getFileName().toString()).matches()).toList()) {
+                Files.delete(file);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete the old Payara Micro log " + logFile, e);
+        }
     }
 
     /** Interrupts the deploying thread (waiting for Payara Micro to report) once the Payara Micro JVM has exited. */

@@ -1,0 +1,200 @@
+package io.tollgate.it;
+
+import static io.tollgate.it.Http.describe;
+import static io.tollgate.it.Http.get;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tollgate.it.payara.PayaraMicroProcess;
+import java.io.IOException;
+import java.net.URL;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Predicate;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Redeploying leaves no class loader behind: the sample application is deployed, used (a rule on a resource
+ * method, a path rule, a CDI service, the servlet) and undeployed {@value #REDEPLOYS} times on one server; then,
+ * after a full GC ({@code jcmd <pid> GC.run}, then {@code GC.class_histogram}), no more of the server's
+ * application class loaders live than with the application deployed once. The count after {@value #HALF}
+ * undeployments is printed too: it shows how fast what stays grows. Open Liberty: node-a, through Arquillian's
+ * {@code Deployer}. Payara Micro: a {@link PayaraMicroProcess} (the adapter starts a JVM per deployment),
+ * through Payara Micro's runtime API.
+ */
+@ExtendWith(ArquillianExtension.class)
+class RedeployIT {
+
+    private static final int REDEPLOYS = 10;
+    private static final int HALF = REDEPLOYS / 2;
+    private static final String APP = "redeployed";
+    /** Full GCs tried, a second apart, before what stays is counted as staying. */
+    private static final int GC_ATTEMPTS = 10;
+    private static final Predicate<String> TOLLGATE = n -> n.startsWith("io.tollgate.");
+
+    @Deployment(name = APP, managed = false, testable = false)
+    static WebArchive deployment() {
+        return Deployments.contract(APP);
+    }
+
+    @ArquillianResource
+    Deployer deployer;
+
+    /** The server under test, as this test drives it. */
+    private interface Server extends AutoCloseable {
+        void deploy() throws Exception;
+
+        void undeploy() throws Exception;
+
+        URL base() throws Exception;
+
+        long pid();
+
+        /** The class of the server's class loader of a WAR. */
+        String loaderClass();
+
+        @Override
+        void close();
+    }
+
+    @Test
+    void tenRedeploysLeaveNoClassLoaderBehind() throws Exception {
+        try (Server server = Deployments.isLiberty() ? liberty() : payara()) {
+            String loader = server.loaderClass();
+            ClassHistogram before = ClassHistogram.afterFullGc(server.pid());
+            ClassHistogram first = null;
+            ClassHistogram half = null;
+            for (int i = 1; i <= REDEPLOYS; i++) {
+                server.deploy();
+                try {
+                    use(server.base());
+                    if (i == 1) {
+                        first = ClassHistogram.afterFullGc(server.pid());
+                    }
+                } finally {
+                    server.undeploy();
+                }
+                if (i == HALF) {
+                    half = ClassHistogram.afterFullGc(server.pid());
+                }
+            }
+            long allowed = first.instances(loader);
+            ClassHistogram after = ClassHistogram.afterFullGc(server.pid());
+            for (int attempt = 1; attempt < GC_ATTEMPTS && after.instances(loader) > allowed; attempt++) {
+                Thread.sleep(1000); // a loader may wait for a cleanup thread; each attempt runs a full GC again
+                after = ClassHistogram.afterFullGc(server.pid());
+            }
+            System.out.printf("[it] %s: %s instances before: %d, with the application deployed once: %d, after %d "
+                            + "undeployments: %d, after %d: %d; Tollgate classes with live instances: %d, %d, %d, %d%n",
+                    Deployments.SERVER, loader, before.instances(loader), allowed, HALF, half.instances(loader), REDEPLOYS,
+                    after.instances(loader), before.copies(TOLLGATE), first.copies(TOLLGATE), half.copies(TOLLGATE),
+                    after.copies(TOLLGATE));
+            assertTrue(after.instances(loader) <= allowed, loader + " instances after " + REDEPLOYS + " undeployments: "
+                    + after.instances(loader) + ", with the application deployed once: " + allowed + " (before: "
+                    + before.instances(loader) + ", after " + HALF + " undeployments: " + half.instances(loader) + ")");
+        }
+    }
+
+    /**
+     * Requests that go through the filter, a path rule, the interceptor and the servlet (on a rule for another
+     * tier), each with buckets of its own: the buckets in Payara's Data Grid outlive a deployment.
+     */
+    private static void use(URL base) {
+        String key = "key-" + UUID.randomUUID();
+        for (String path : new String[] {"api/search?q=tea", "api/items/1", "api/reports/" + key, "quotes/gold", "api/status"}) {
+            HttpResponse<String> response = get(base, path, "X-Api-Key", key, "X-Tier", "bronze");
+            assertEquals(200, response.statusCode(), describe(response));
+        }
+    }
+
+    /** Open Liberty's node-a (started by Arquillian for the suite). */
+    private Server liberty() {
+        return new Server() {
+            @Override
+            public void deploy() {
+                deployer.deploy(APP);
+            }
+
+            @Override
+            public void undeploy() {
+                deployer.undeploy(APP);
+            }
+
+            @Override
+            public URL base() throws Exception {
+                return new URL("http://127.0.0.1:" + System.getProperty("liberty.http.a") + "/" + APP + "/");
+            }
+
+            @Override
+            public long pid() {
+                return ClassHistogram.libertyPid("node-a");
+            }
+
+            @Override
+            public String loaderClass() {
+                return "com.ibm.ws.classloading.internal.AppClassLoader";
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /** A Payara Micro of its own (one member), stopped by {@link Server#close()}. */
+    private static Server payara() throws IOException {
+        Path dir = Files.createDirectories(Path.of(System.getProperty("payara.tmpdir"), "redeploy"));
+        Path war = dir.resolve(APP + ".war");
+        deployment().as(ZipExporter.class).exportTo(war.toFile(), true);
+        String port = System.getProperty("payara.http.a");
+        PayaraMicroProcess process = PayaraMicroProcess.start("redeploy",
+                List.of("--clustername", System.getProperty("it.cluster.name") + "-redeploy", "--port", port));
+        try {
+            process.awaitReady();
+        } catch (RuntimeException | Error e) {
+            process.close();
+            throw e;
+        }
+        return new Server() {
+            @Override
+            public void deploy() {
+                process.deploy(APP, war);
+            }
+
+            @Override
+            public void undeploy() {
+                process.undeploy(APP);
+            }
+
+            @Override
+            public URL base() throws Exception {
+                return new URL("http://127.0.0.1:" + port + "/" + APP + "/");
+            }
+
+            @Override
+            public long pid() {
+                return process.pid();
+            }
+
+            @Override
+            public String loaderClass() {
+                return "org.glassfish.web.loader.WebappClassLoader";
+            }
+
+            @Override
+            public void close() {
+                process.close();
+            }
+        };
+    }
+}
