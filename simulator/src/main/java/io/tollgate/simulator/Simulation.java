@@ -84,7 +84,7 @@ public final class Simulation {
         for (; nextSample <= span; nextSample += step) {
             sample(engine, recorder, probes, nextSample);
         }
-        String rules = scenario.applied().stream().map(r -> r.name() + " " + describe(r)).collect(Collectors.joining("; "));
+        String rules = scenario.applied().stream().map(r -> r.name() + ": " + describe(r)).collect(Collectors.joining("; "));
         String subtitle = rules + " · " + Rates.formatMicros(span) + " of traffic · seed " + scenario.seed();
         long burst = scenario.charted() == null ? 0 : scenario.charted().limits().get(0).burst();
         return recorder.finish(scenario.title(), subtitle, span, burst);
@@ -92,9 +92,15 @@ public final class Simulation {
 
     /** @return e.g. {@code 10/1s burst 50, key ip} */
     public static String describe(io.tollgate.internal.config.RuleConfig rule) {
-        String limits = rule.limits().stream().map(Object::toString).collect(Collectors.joining(" + "));
+        String limits = rule.limits().stream().map(Simulation::limit).collect(Collectors.joining(" + "));
         return limits + ", key " + rule.key() + (rule.cost().readsRequest() || !rule.cost().toString().equals("1") ? ", cost " + rule.cost() : "")
                 + (rule.mode() == io.tollgate.internal.config.Mode.SHADOW ? ", shadow" : "");
+    }
+
+    /** @return e.g. {@code 10/s burst 20}, {@code 1000/1h burst 1000} */
+    static String limit(io.tollgate.internal.core.Limit limit) {
+        String text = limit.toString();
+        return text.startsWith(limit.tokens() + "/1s ") ? limit.tokens() + "/s" + text.substring(text.indexOf(' ')) : text;
     }
 
     private static void sample(Engine engine, Recorder recorder, String[] probes, long at) {

@@ -38,8 +38,9 @@ public final class ChartFiles {
     public static List<Path> writePair(Result left, Result right, Path svg, Path png) throws IOException {
         TrafficChart.Size size = TrafficChart.Size.HALF;
         int height = size.height(Math.max(left.lanes().size(), right.lanes().size()));
-        Panel[] panels = {new Panel(TrafficChart.of(left, size), 0, size.width(), height),
-            new Panel(TrafficChart.of(right, size), size.width(), size.width(), height)};
+        long top = Math.max(TrafficChart.top(left), TrafficChart.top(right));
+        Panel[] panels = {new Panel(TrafficChart.of(left, size, top), 0, size.width(), height),
+            new Panel(TrafficChart.of(right, size, top), size.width(), size.width(), height)};
         return write(panels, 2 * size.width(), height, points(left) + points(right), svg, png);
     }
 

@@ -78,12 +78,11 @@ public final class TrafficChart {
 
     /** @return the chart of {@code result}, drawn at {@code size} */
     public static JFreeChart of(Result result, Size size) {
-        TimeUnit unit = TimeUnit.forSpan(result.spanMicros());
-        NumberAxis time = new NumberAxis("time since start (" + unit.label + ")");
-        time.setRange(0, Math.max(unit.of(result.spanMicros()), 1e-6));
-        style(time, size);
-        CombinedDomainXYPlot plot = new CombinedDomainXYPlot(time);
-        plot.setGap(8);
+        return of(result, size, 0);
+    }
+
+    /** @return the most tokens the chart of {@code result} must show: the burst, or more if a bucket held more */
+    public static long top(Result result) {
         long top = result.burst();
         for (Lane lane : result.lanes()) {
             for (long t : lane.tokens()) {
@@ -93,8 +92,23 @@ public final class TrafficChart {
                 top = Math.max(top, t);
             }
         }
+        return Math.max(top, 1);
+    }
+
+    /**
+     * @param minTop the token axis reaches at least this high (charts side by side share one scale)
+     * @return the chart of {@code result}, drawn at {@code size}
+     */
+    public static JFreeChart of(Result result, Size size, long minTop) {
+        TimeUnit unit = TimeUnit.forSpan(result.spanMicros());
+        NumberAxis time = new NumberAxis("time since start (" + unit.label + ")");
+        time.setRange(0, Math.max(unit.of(result.spanMicros()), 1e-6));
+        style(time, size);
+        CombinedDomainXYPlot plot = new CombinedDomainXYPlot(time);
+        plot.setGap(8);
+        long top = Math.max(top(result), minTop);
         for (Lane lane : result.lanes()) {
-            plot.add(lane(lane, unit, result.burst(), Math.max(top, 1), size), 1);
+            plot.add(lane(lane, unit, result.burst(), top, size), 1);
         }
         JFreeChart chart = new JFreeChart(null, new Font(FONT, Font.BOLD, size.titleFont), plot, false);
         chart.setBackgroundPaint(Color.WHITE);
@@ -102,7 +116,8 @@ public final class TrafficChart {
         TextTitle title = new TextTitle(result.title(), new Font(FONT, Font.BOLD, size.titleFont));
         title.setHorizontalAlignment(HorizontalAlignment.LEFT);
         chart.addSubtitle(title);
-        TextTitle subtitle = new TextTitle(result.subtitle(), new Font(FONT, Font.PLAIN, size.font - 1));
+        String text = size == Size.HALF ? result.subtitle().split(" · ")[0] : result.subtitle();
+        TextTitle subtitle = new TextTitle(text, new Font(FONT, Font.PLAIN, size.font - 1));
         subtitle.setHorizontalAlignment(HorizontalAlignment.LEFT);
         subtitle.setPaint(new Color(0x44, 0x44, 0x44));
         subtitle.setMaximumLinesToDisplay(3);
@@ -133,11 +148,12 @@ public final class TrafficChart {
         NumberAxis tokens = new NumberAxis("tokens");
         tokens.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
         double pad = Math.max(0.5, top * 0.07);
-        tokens.setRange(-pad, top + pad);
+        tokens.setRange(-pad, top + Math.max(1, top * 0.3)); // room above a full bucket for the lane's name
         style(tokens, size);
         XYLineAndShapeRenderer lineRenderer = new XYLineAndShapeRenderer(true, false);
-        lineRenderer.setSeriesPaint(0, TOKENS);
-        lineRenderer.setSeriesStroke(0, new BasicStroke(1.6f));
+        boolean dense = lane.times().length > 200;
+        lineRenderer.setSeriesPaint(0, dense ? new Color(TOKENS.getRed(), TOKENS.getGreen(), TOKENS.getBlue(), 150) : TOKENS);
+        lineRenderer.setSeriesStroke(0, new BasicStroke(dense ? 0.8f : 1.6f));
         XYLineAndShapeRenderer dots = new XYLineAndShapeRenderer(false, true);
         Shape dot = new Ellipse2D.Double(-size.dot / 2, -size.dot / 2, size.dot, size.dot);
         Color[] colors = {translucent(ALLOWED, lane.times().length), translucent(DENIED, lane.times().length), BAD_COST};

@@ -143,7 +143,7 @@ public final class Replay {
                 recorder.tokens(lane, timed.at, verdict.tokensAfter());
             }
         }
-        String applied = rules.applied().stream().map(r -> r.name() + " " + io.tollgate.simulator.Simulation.describe(r))
+        String applied = rules.applied().stream().map(r -> r.name() + ": " + io.tollgate.simulator.Simulation.describe(r))
                 .collect(Collectors.joining("; "));
         String subtitle = applied + " · " + requests.size() + " requests over " + Rates.formatMicros(span) + " from "
                 + WHEN.format(Instant.ofEpochSecond(start / 1_000_000)) + " UTC · " + log.format().name() + " format"
