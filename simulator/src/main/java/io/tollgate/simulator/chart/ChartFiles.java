@@ -11,7 +11,12 @@ import java.nio.file.Path;
 import java.util.List;
 import javax.imageio.ImageIO;
 import org.jfree.chart.JFreeChart;
-import org.jfree.svg.SVGGraphics2D;
+import java.awt.Dimension;
+import java.io.StringWriter;
+import org.apache.batik.dom.GenericDOMImplementation;
+import org.apache.batik.svggen.SVGGeneratorContext;
+import org.apache.batik.svggen.SVGGraphics2D;
+import org.w3c.dom.Document;
 
 /**
  * Writes charts: SVG (sharp at any size, small while the requests are few: the README's) and PNG
@@ -21,6 +26,7 @@ public final class ChartFiles {
 
     /** Beyond this many requests an SVG is not written: the PNG serves a reader better. */
     public static final int MAX_SVG_POINTS = 40_000;
+    private static final String SVG_NS = "http://www.w3.org/2000/svg";
 
     private ChartFiles() {
     }
@@ -51,10 +57,8 @@ public final class ChartFiles {
     private static List<Path> write(Panel[] panels, int width, int height, long points, Path svg, Path png) throws IOException {
         List<Path> written = new java.util.ArrayList<>();
         if (svg != null && points <= MAX_SVG_POINTS) {
-            SVGGraphics2D g = new SVGGraphics2D(width, height);
-            draw(g, panels);
             Files.createDirectories(svg.toAbsolutePath().getParent());
-            Files.writeString(svg, g.getSVGDocument() + "\n", StandardCharsets.UTF_8);
+            Files.writeString(svg, svg(panels, width, height), StandardCharsets.UTF_8);
             written.add(svg);
         }
         if (png != null) {
@@ -70,6 +74,20 @@ public final class ChartFiles {
             written.add(png);
         }
         return written;
+    }
+
+    /** The panels as an SVG document: text stays text (in a sans-serif font), coordinates to a tenth of a pixel. */
+    static String svg(Panel[] panels, int width, int height) throws IOException {
+        Document document = GenericDOMImplementation.getDOMImplementation().createDocument(SVG_NS, "svg", null);
+        SVGGeneratorContext context = SVGGeneratorContext.createDefault(document);
+        context.setPrecision(1);
+        context.setComment("Tollgate simulator");
+        SVGGraphics2D g = new SVGGraphics2D(context, false);
+        g.setSVGCanvasSize(new Dimension(width, height));
+        draw(g, panels);
+        StringWriter out = new StringWriter();
+        g.stream(out, true);
+        return out.toString();
     }
 
     private static void draw(Graphics2D g, Panel[] panels) {

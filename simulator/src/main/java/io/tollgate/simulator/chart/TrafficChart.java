@@ -151,10 +151,12 @@ public final class TrafficChart {
         tokens.setRange(-pad, top + Math.max(1, top * 0.3)); // room above a full bucket for the lane's name
         style(tokens, size);
         XYLineAndShapeRenderer lineRenderer = new XYLineAndShapeRenderer(true, false);
+        lineRenderer.setDrawSeriesLineAsPath(true);
         boolean dense = lane.times().length > 200;
         lineRenderer.setSeriesPaint(0, dense ? new Color(TOKENS.getRed(), TOKENS.getGreen(), TOKENS.getBlue(), 150) : TOKENS);
         lineRenderer.setSeriesStroke(0, new BasicStroke(dense ? 0.8f : 1.6f));
         XYLineAndShapeRenderer dots = new XYLineAndShapeRenderer(false, true);
+        dots.setDrawOutlines(false);
         Shape dot = new Ellipse2D.Double(-size.dot / 2, -size.dot / 2, size.dot, size.dot);
         Color[] colors = {translucent(ALLOWED, lane.times().length), translucent(DENIED, lane.times().length), BAD_COST};
         for (int s = 0; s < 3; s++) {
