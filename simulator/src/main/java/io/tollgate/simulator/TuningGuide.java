@@ -94,16 +94,16 @@ final class TuningGuide {
         long badDenied = row(bad, "alice").denied() + row(bad, "bob").denied();
         long sent = row(good, "alice").requests() + row(good, "bob").requests();
         return "Alice and Bob stay under the rate on average, but a page load is a burst: with burst 10 they lose "
-                + percent(goodDenied, sent) + " of their calls, with burst 2 " + percent(badDenied, sent)
-                + " (every page load is cut short), while the scraper is held to the rate by both ("
+                + percent(goodDenied, sent) + " of their calls, with burst 2 they lose " + percent(badDenied, sent)
+                + " (every page load is cut short), while the scraper is held to the rate either way ("
                 + row(good, "scraper").allowed() + " and " + row(bad, "scraper").allowed() + " of its "
                 + row(good, "scraper").requests() + " calls pass).";
     }
 
     private static String strict(Result good, Result bad) {
-        return "The backend copes with 5 a second. With burst 5 it never got more than " + good.total().peakPerSecond()
-                + " requests in any second; with burst 50, partner-b's hiccup put " + bad.total().peakPerSecond()
-                + " through in one second. A large burst is a promise that the backend can take that much at once.";
+        return "The backend copes with 5 requests a second. With burst 5 it never got more than " + good.total().peakPerSecond()
+                + " in any one second (the bound is burst + rate × 1 s = 10); with burst 50, partner-b's hiccup put "
+                + bad.total().peakPerSecond() + " through in one second. A burst is a promise that the backend takes that much at once.";
     }
 
     private static String llm(Result good, Result bad) {

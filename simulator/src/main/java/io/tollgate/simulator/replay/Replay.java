@@ -54,8 +54,9 @@ public final class Replay {
      * @param result  the chart and table
      * @param limited the keys limited, most first: {@code | key | requests | limited | first | last |} rows
      * @param log     the log as read (bad lines among it)
+     * @param limitedLines the log's line numbers of the requests that were (or in shadow mode would have been) limited
      */
-    public record Outcome(Result result, List<KeyStats> limited, AccessLog log) {
+    public record Outcome(Result result, List<KeyStats> limited, AccessLog log, List<Integer> limitedLines) {
     }
 
     /** One key under the charted rule: how often it was limited, and when first and last. */
@@ -71,7 +72,7 @@ public final class Replay {
     }
 
     /** A request of the log, ready for the engine. */
-    private record Timed(long at, SimRequest request) {
+    private record Timed(long at, SimRequest request, int line) {
     }
 
     /** @param stripPrefix removed from the start of every path (the context root and application path), or "" */
@@ -128,6 +129,7 @@ public final class Replay {
         long span = Math.max(1, end - start);
         long step = Math.max(1, span / 900);
         long nextSample = start;
+        List<Integer> limitedLines = new ArrayList<>();
         for (Timed timed : requests) {
             for (; nextSample <= timed.at; nextSample += step) {
                 sample(engine, recorder, lanes, nextSample);
@@ -138,6 +140,9 @@ public final class Replay {
             long cost = engine.chartCost(timed.request);
             Verdict verdict = engine.decide(timed.at, timed.request);
             recorder.record(timed.at, lane, key, cost, verdict);
+            if (verdict.outcome().limited()) {
+                limitedLines.add(timed.line);
+            }
             if (lane < lanes.size() && verdict.tokensBefore() >= 0) {
                 recorder.tokens(lane, timed.at, verdict.tokensBefore());
                 recorder.tokens(lane, timed.at, verdict.tokensAfter());
@@ -151,7 +156,7 @@ public final class Replay {
         long burst = rules.charted() == null ? 0 : rules.charted().limits().get(0).burst();
         Result result = recorder.finish(title, subtitle, span, burst);
         List<KeyStats> limited = ranked.stream().filter(k -> k.limited > 0).limit(LISTED).collect(Collectors.toList());
-        return new Outcome(result, limited, log);
+        return new Outcome(result, limited, log, List.copyOf(limitedLines));
     }
 
     private static void sample(Engine engine, Recorder recorder, List<String> lanes, long at) {
@@ -180,7 +185,7 @@ public final class Replay {
             long resolution = records.get(i).resolution();
             for (int k = i; k < j; k++) {
                 long offset = (k - i) * resolution / (j - i);
-                timed.add(new Timed(records.get(k).timeMicros() + offset, request(records.get(k), stripPrefix)));
+                timed.add(new Timed(records.get(k).timeMicros() + offset, request(records.get(k), stripPrefix), records.get(k).line()));
             }
             i = j;
         }
