@@ -84,13 +84,21 @@ public final class Simulation {
         for (; nextSample <= span; nextSample += step) {
             sample(engine, recorder, probes, nextSample);
         }
-        String rules = scenario.applied().stream().map(r -> r.name() + ": " + describe(r)).collect(Collectors.joining("; "));
+        String rules = describe(scenario.config(), scenario.applied());
         String subtitle = rules + " · " + Rates.formatMicros(span) + " of traffic · seed " + scenario.seed();
         long burst = scenario.charted() == null ? 0 : scenario.charted().limits().get(0).burst();
         return recorder.finish(scenario.title(), subtitle, span, burst);
     }
 
-    /** @return e.g. {@code 10/1s burst 50, key ip} */
+    /** @return the rules that apply, e.g. {@code api: 10/s burst 50, key ip; items: 5/s burst 10, key ip, paths /items/*} */
+    public static String describe(io.tollgate.internal.config.TollgateConfig config, java.util.List<io.tollgate.internal.config.RuleConfig> applied) {
+        java.util.List<io.tollgate.internal.config.RuleConfig> rules = new java.util.ArrayList<>(applied);
+        config.pathRules().stream().filter(r -> !rules.contains(r)).forEach(rules::add);
+        return rules.stream().map(r -> r.name() + ": " + describe(r) + (r.paths().isEmpty() ? "" : ", paths " + r.paths().stream()
+                .map(Object::toString).collect(Collectors.joining(" ")))).collect(Collectors.joining("; "));
+    }
+
+    /** @return e.g. {@code 10/s burst 50, key ip} */
     public static String describe(io.tollgate.internal.config.RuleConfig rule) {
         String limits = rule.limits().stream().map(Simulation::limit).collect(Collectors.joining(" + "));
         return limits + ", key " + rule.key() + (rule.cost().readsRequest() || !rule.cost().toString().equals("1") ? ", cost " + rule.cost() : "")

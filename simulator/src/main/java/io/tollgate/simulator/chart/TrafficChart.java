@@ -44,6 +44,7 @@ public final class TrafficChart {
     static final Color BAD_COST = new Color(0xff, 0x7f, 0x0e);
     static final Color TOKENS = new Color(0x1f, 0x4e, 0x9c);
     static final Color BURST = new Color(0x70, 0x70, 0x70);
+    static final Color UNLIMITED = new Color(0xa0, 0xa0, 0xa0);
     static final String FONT = "SansSerif";
 
     private TrafficChart() {
@@ -140,10 +141,14 @@ public final class TrafficChart {
         XYSeries allowed = new XYSeries("allowed", false, true);
         XYSeries denied = new XYSeries("denied", false, true);
         XYSeries badCost = new XYSeries("bad cost", false, true);
+        XYSeries unlimited = new XYSeries("no rule", false, true);
         for (int i = 0; i < lane.times().length; i++) {
             double x = unit.of(lane.times()[i]);
             double y = Math.max(0, lane.tokens()[i]);
-            (lane.outcomes()[i] == Lane.ALLOWED ? allowed : lane.outcomes()[i] == Lane.LIMITED ? denied : badCost).add(x, y, false);
+            byte outcome = lane.outcomes()[i];
+            XYSeries series = outcome == Lane.LIMITED ? denied : outcome == Lane.BAD_COST ? badCost
+                    : lane.tokens()[i] < 0 ? unlimited : allowed; // allowed without the charted rule's bucket
+            series.add(x, y, false);
         }
         NumberAxis tokens = new NumberAxis("tokens");
         tokens.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
@@ -158,8 +163,8 @@ public final class TrafficChart {
         XYLineAndShapeRenderer dots = new XYLineAndShapeRenderer(false, true);
         dots.setDrawOutlines(false);
         Shape dot = new Ellipse2D.Double(-size.dot / 2, -size.dot / 2, size.dot, size.dot);
-        Color[] colors = {translucent(ALLOWED, lane.times().length), translucent(DENIED, lane.times().length), BAD_COST};
-        for (int s = 0; s < 3; s++) {
+        Color[] colors = {translucent(ALLOWED, lane.times().length), translucent(DENIED, lane.times().length), BAD_COST, UNLIMITED};
+        for (int s = 0; s < colors.length; s++) {
             dots.setSeriesShape(s, dot);
             dots.setSeriesPaint(s, colors[s]);
         }
@@ -167,6 +172,7 @@ public final class TrafficChart {
         points.addSeries(allowed);
         points.addSeries(denied);
         points.addSeries(badCost);
+        points.addSeries(unlimited);
         XYPlot plot = new XYPlot(new XYSeriesCollection(line), null, tokens, lineRenderer);
         plot.setDataset(1, points);
         plot.setRenderer(1, dots);
@@ -207,6 +213,17 @@ public final class TrafficChart {
         items.add(item(result.shadow() ? "denied (shadow: would be)" : "denied (429)", dot, DENIED));
         if (result.total().badCost() > 0) {
             items.add(item("bad cost (400)", dot, BAD_COST));
+        }
+        boolean unlimited = result.lanes().stream().anyMatch(lane -> {
+            for (int i = 0; i < lane.tokens().length; i++) {
+                if (lane.tokens()[i] < 0 && lane.outcomes()[i] == Lane.ALLOWED) {
+                    return true;
+                }
+            }
+            return false;
+        });
+        if (unlimited) {
+            items.add(item("charted rule not applied", dot, UNLIMITED));
         }
         LegendItem line = new LegendItem("tokens in the bucket", null, null, null, new Line2D.Double(-9, 0, 9, 0),
                 new BasicStroke(2f), TOKENS);

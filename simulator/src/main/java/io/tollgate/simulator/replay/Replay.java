@@ -96,7 +96,9 @@ public final class Replay {
         }
         List<KeyStats> ranked = perKey.entrySet().stream()
                 .map(e -> new KeyStats(e.getKey(), e.getValue()[0], e.getValue()[1], e.getValue()[2], e.getValue()[3]))
-                .sorted(Comparator.comparingLong(KeyStats::limited).reversed().thenComparing(Comparator.comparingLong(KeyStats::requests).reversed())
+                .sorted(Comparator.comparing((KeyStats k) -> k.key.equals(NOT_LIMITED)) // requests no rule applies to: last
+                        .thenComparing(Comparator.comparingLong(KeyStats::limited).reversed())
+                        .thenComparing(Comparator.comparingLong(KeyStats::requests).reversed())
                         .thenComparing(KeyStats::key))
                 .collect(Collectors.toList());
         List<String> lanes = new ArrayList<>();
@@ -148,8 +150,7 @@ public final class Replay {
                 recorder.tokens(lane, timed.at, verdict.tokensAfter());
             }
         }
-        String applied = rules.applied().stream().map(r -> r.name() + ": " + io.tollgate.simulator.Simulation.describe(r))
-                .collect(Collectors.joining("; "));
+        String applied = io.tollgate.simulator.Simulation.describe(rules.config(), rules.applied());
         String subtitle = applied + " · " + requests.size() + " requests over " + Rates.formatMicros(span) + " from "
                 + WHEN.format(Instant.ofEpochSecond(start / 1_000_000)) + " UTC · " + log.format().name() + " format"
                 + (log.bad().isEmpty() ? "" : " · " + log.bad().size() + " bad lines");
