@@ -103,7 +103,20 @@ class MainTest {
             assertThat(svg.text).contains("Wrong:", "time since start (s)");
             assertThat(ImageIO.read(dir.resolve(name + ".png").toFile()).getWidth()).isEqualTo(1800);
         }
-        assertThat(Files.readString(dir.resolve("tuning.md"))).contains("#### Interactive API", "![", "interactive.svg");
+        String generated = Files.readString(dir.resolve("tuning.md"));
+        assertThat(generated).contains("#### Interactive API", "![", "interactive.svg");
+        // what is committed is what the command generates, and the README shows it
+        assertThat(Files.readString(Path.of("../docs/tuning/tuning.md"))).isEqualTo(generated);
+        String readme = Files.readString(Path.of("../README.md"));
+        for (String paragraph : generated.split("\n\n")) {
+            if (paragraph.startsWith("#### ") || (!paragraph.isBlank() && Character.isUpperCase(paragraph.charAt(0))
+                    && !paragraph.startsWith("Recommended") && !paragraph.startsWith("Wrong") && !paragraph.startsWith("Denied"))) {
+                assertThat(readme).contains(paragraph.strip());
+            }
+        }
+        for (String name : new String[] {"interactive", "strict", "llm", "batch"}) {
+            assertThat(readme).contains("](docs/tuning/" + name + ".svg)");
+        }
     }
 
     /** An SVG file, parsed as XML (so it is well-formed), and its text. */
