@@ -18,7 +18,10 @@ public final class PropertiesFile {
     private PropertiesFile() {
     }
 
-    /** @return the properties of {@code text}, in the order they appear */
+    /**
+     * @return the properties of {@code text}, in the order they appear
+     * @throws InvalidInputException if it is not in the properties syntax (a malformed {@code \\uXXXX})
+     */
     public static Map<String, String> parse(String text) {
         Map<String, String> ordered = new LinkedHashMap<>();
         Properties properties = new Properties() {
@@ -40,7 +43,7 @@ public final class PropertiesFile {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("not a properties file: " + e.getMessage(), e);
+            throw new InvalidInputException("Not a properties file: " + e.getMessage(), java.util.List.of("not a properties file: " + e.getMessage()));
         }
         return ordered;
     }

@@ -96,6 +96,24 @@ class MainTest {
     }
 
     @Test
+    void aLogWithNoRequestToReplayAndAMalformedRulesFileExitWith2AndWriteNothing() throws Exception {
+        Path log = dir.resolve("bad.log");
+        Files.writeString(log, "garbage\n\nmore garbage here\n");
+        Path rules = dir.resolve("rules.properties");
+        Files.writeString(rules, "tollgate.rules.search.rate=1\n");
+        Path outDir = dir.resolve("out");
+
+        assertThat(main("replay", log.toString(), "--rules", rules.toString(), "--out", outDir.toString())).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("Nothing to replay in ", "1 blank lines",
+                "- line 1: expected 6 fields", "- line 3: expected 6 fields");
+
+        Files.writeString(rules, "tollgate.rules.search.rate=\\u12\n");
+        assertThat(main("replay", log.toString(), "--rules", rules.toString(), "--out", outDir.toString())).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("Not a properties file: Malformed \\uxxxx encoding.");
+        assertThat(outDir).doesNotExist();
+    }
+
+    @Test
     void theGuideWritesEveryScenarioSideBySide() throws Exception {
         assertThat(main("guide", "--out", dir.toString())).isZero();
         for (String name : new String[] {"interactive", "strict", "llm", "batch"}) {

@@ -55,6 +55,9 @@ public final class ReplayCommand {
         RuleSet rules = RuleSet.read(properties, problems);
         problems.throwIfAny("replay");
         AccessLog log = AccessLog.read(file, format);
+        if (log.records().isEmpty()) {
+            throw new InvalidInputException("Nothing to replay in " + file + ": " + lines(log, SHOWN).stripTrailing(), log.bad());
+        }
         String title = properties.getOrDefault(TITLE, "Replay of " + file.getFileName());
         Replay.Outcome outcome = Replay.run(log, rules, options.value("--strip-prefix").orElse(""), title);
         Path dir = options.path("--out", Path.of("target/simulation"));
