@@ -34,8 +34,8 @@ import org.jfree.data.xy.XYSeriesCollection;
 /**
  * The chart of a run: one lane per client, group or key, sharing the time axis. In each lane every
  * request is a dot at the tokens its bucket held when it arrived — green if allowed, red if denied
- * (or, in shadow mode, if it would have been) — over the bucket's tokens as a blue line, with the
- * burst (a full bucket) dashed.
+ * (or, in shadow mode, if it would have been) — and the bucket's tokens as a blue line (under the
+ * dots, or over them where thousands would bury it), with the burst (a full bucket) dashed.
  */
 public final class TrafficChart {
 
@@ -176,7 +176,8 @@ public final class TrafficChart {
         XYPlot plot = new XYPlot(new XYSeriesCollection(line), null, tokens, lineRenderer);
         plot.setDataset(1, points);
         plot.setRenderer(1, dots);
-        plot.setDatasetRenderingOrder(DatasetRenderingOrder.FORWARD);
+        // the line under the dots; where thousands of dots would bury it, over them
+        plot.setDatasetRenderingOrder(lane.times().length > 2_000 ? DatasetRenderingOrder.REVERSE : DatasetRenderingOrder.FORWARD);
         plot.setBackgroundPaint(new Color(0xfa, 0xfa, 0xfa));
         plot.setDomainGridlinePaint(new Color(0xdd, 0xdd, 0xdd));
         plot.setRangeGridlinePaint(new Color(0xdd, 0xdd, 0xdd));

@@ -118,7 +118,7 @@ public final class Recorder implements Engine.GrantListener {
             Row r = rows.get(i);
             stats.add(r.stats(headroom[i]));
             shadow |= r.shadowDenied > 0;
-            lanes.add(new Lane(r.name, r.times.toArray(), r.tokens.toArray(), r.outcomes.toByteArray(),
+            lanes.add(new Lane(r.clients > 1 ? r.name + " (" + r.clients + " clients)" : r.name, r.times.toArray(), r.tokens.toArray(), r.outcomes.toByteArray(),
                     r.lineTimes.toArray(), r.lineTokens.toArray(), r.bucket));
         }
         RowStats total = total(stats, overall);
