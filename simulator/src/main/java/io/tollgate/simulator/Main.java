@@ -38,6 +38,9 @@ public final class Main {
             "      the tuning guide's scenarios, each with the recommended burst and a wrong one (default DIR docs/tuning)",
             "DIR defaults to target/simulation.");
 
+    /** Tollgate logs a shadow rule's would-be denials at INFO: the simulator counts them instead. Held so it stays set. */
+    private static final java.util.logging.Logger TOLLGATE_LOG = java.util.logging.Logger.getLogger("io.tollgate.internal");
+
     private Main() {
     }
 
@@ -47,6 +50,7 @@ public final class Main {
 
     /** @return the exit status */
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        TOLLGATE_LOG.setLevel(java.util.logging.Level.WARNING);
         try {
             if (args.length == 0 || args[0].equals("help") || args[0].equals("--help")) {
                 out.println(USAGE);
