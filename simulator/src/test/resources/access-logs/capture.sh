@@ -7,7 +7,7 @@
 #
 # The servers bind 127.0.0.1 only, on ports 28190 (Liberty) and 28191 (Payara Micro), with Tollgate's
 # in-memory store (TOLLGATE_STORE=memory: no Hazelcast member, no Data Grid). Both are stopped on exit,
-# pass or fail. Run it under the shared heavy-run lock.
+# pass or fail. It starts two servers: run it when nothing else is starting servers on this machine.
 set -euo pipefail
 wlp="$(cd "$1" && pwd)"; micro="$(readlink -f "$2")"; war="$(readlink -f "$3")"
 out="$(readlink -f "${4:-$(dirname "$0")}")"
