@@ -41,6 +41,7 @@ class StoreUnavailableIT {
         return Deployments.war("store-unavailable", Deployments.contractConfig(Map.of(
                 "tollgate.hazelcast.jndi-name", "tollgate/no-such-instance",
                 "tollgate.hazelcast.client.addresses", "127.0.0.1:" + portWhereNothingListens(),
+                "tollgate.hazelcast.cluster-name", "a-cluster-that-is-not-there",
                 "tollgate.store.timeout", "250ms",
                 "tollgate.rules.search.on-store-failure", "deny")));
     }

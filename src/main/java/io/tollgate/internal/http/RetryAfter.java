@@ -13,8 +13,14 @@ public final class RetryAfter {
     private RetryAfter() {
     }
 
-    /** @return seconds to send in {@code Retry-After}, at least 1 */
+    /**
+     * @return seconds to send in {@code Retry-After}, at least 1; a denial made without the store (a rule that
+     *         fails closed) suggests exactly its fixed wait, with no jitter: no bucket is behind it
+     */
     public static long seconds(Decision decision, String clientKey, double jitter) {
+        if (decision.storeUnavailable()) {
+            return Math.max(1, decision.retryAfterSeconds());
+        }
         double fraction = jitter * unit(decision.rule(), clientKey);
         double micros = decision.retryAfterMicros() * (1.0 + fraction);
         long seconds = (long) Math.ceil(micros / 1_000_000.0);

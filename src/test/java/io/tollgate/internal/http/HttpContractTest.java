@@ -111,6 +111,14 @@ class HttpContractTest {
     }
 
     @Test
+    void aDenialWithoutTheStoreSuggestsItsFixedWaitWithoutJitter() {
+        for (int client = 0; client < 200; client++) {
+            assertThat(RetryAfter.seconds(Decision.storeUnavailable("search", false, 1, 20, SECOND), "client-" + client, 0.5))
+                    .isEqualTo(1);
+        }
+    }
+
+    @Test
     void theJitterOfAClientIsTheSameEveryTime() {
         for (int client = 0; client < 100; client++) {
             String key = "198.51.100." + client;
