@@ -27,7 +27,7 @@ public final class ProjectFacts {
     public final String version;
     public final String hazelcastOldest;
     public final String hazelcastNewest;
-    /** groupId:artifactId → version, of both poms. */
+    /** groupId:artifactId → version, of every pom. */
     public final Map<String, String> dependencies = new LinkedHashMap<>();
     public final String sampleName;
     public final String demoPort;
@@ -54,6 +54,9 @@ public final class ProjectFacts {
         demoPort = itProps.get("demo.http.port");
         poms.put(Path.of(""), pom(main));
         poms.put(Path.of("it-tests"), pom(it));
+        Document simulator = parse(root.resolve("simulator/pom.xml"));
+        dependencies(simulator, properties(simulator));
+        poms.put(Path.of("simulator"), pom(simulator));
     }
 
     /** @return whether {@code version} is within the Hazelcast versions the build supports */
