@@ -13,7 +13,8 @@ import java.util.List;
  * {@code [timestamp µs, unitsPerToken_0, units_0, unitsPerToken_1, units_1, ...]}. A missing
  * state is a full bucket. The timestamp never moves backwards: a clock that steps back cannot
  * mint tokens. Each limit's scale is stored with its units so a redeployed rule with another rate
- * keeps the tokens its buckets held.
+ * keeps the tokens its buckets held; a state written under a rule with another number of limits is
+ * carried over conservatively (see {@link #tryConsume}).
  */
 public final class TokenBucket {
 
@@ -97,6 +98,12 @@ public final class TokenBucket {
     /**
      * Decides a request of {@code cost} tokens at time {@code now}.
      *
+     * <p>A state stored under a rule with another number of limits (the rule was changed, and members
+     * with the old and the new rule decide the same keys) cannot say which stored limit is which new
+     * one. Every limit then starts from the fewest whole tokens any stored limit held at the stored
+     * time, capped at its burst, and refills from that time at its own rate: never more than the old
+     * rule would have granted at that moment.
+     *
      * @param state the stored state, or {@code null} for a full bucket; not modified
      * @param cost  tokens asked for, {@code 0 <= cost <= maxCost()}; a cost of 0 only reads
      * @param now   the deciding clock, µs since the epoch
@@ -105,8 +112,9 @@ public final class TokenBucket {
     public Outcome tryConsume(long[] state, long cost, long now) {
         checkCost(cost);
         int n = limitCount();
-        boolean fresh = state == null || state.length != 1 + 2 * n;
-        long last = fresh ? now : state[0];
+        long[] stored = state == null || state.length == 1 + 2 * n ? state : carried(state);
+        boolean fresh = stored == null;
+        long last = fresh ? now : stored[0];
         long ts = Math.max(last, now);
         long elapsed = ts - last;
         long ahead = ts - now; // > 0 only if this member's clock is behind the stored time
@@ -120,7 +128,7 @@ public final class TokenBucket {
             long capacity = spec[i * SPEC_STRIDE];
             long refill = spec[i * SPEC_STRIDE + 1];
             long unitsPerToken = spec[i * SPEC_STRIDE + 2];
-            long units = fresh ? capacity : rescale(state[2 + 2 * i], state[1 + 2 * i], unitsPerToken, capacity);
+            long units = fresh ? capacity : rescale(stored[2 + 2 * i], stored[1 + 2 * i], unitsPerToken, capacity);
             units = refill(units, capacity, refill, elapsed);
             next[1 + 2 * i] = unitsPerToken;
             next[2 + 2 * i] = units;
@@ -171,6 +179,29 @@ public final class TokenBucket {
             }
         }
         return changed ? current : null;
+    }
+
+    /**
+     * A stored state of another number of limits, as one of this rule's limits: the fewest whole tokens
+     * any stored limit held, capped at each limit's burst, at the stored time.
+     */
+    private long[] carried(long[] state) {
+        long fewest = Long.MAX_VALUE;
+        for (int j = 1; j + 1 < state.length; j += 2) {
+            fewest = Math.min(fewest, state[j] <= 0 ? 0 : Math.max(state[j + 1], 0) / state[j]);
+        }
+        if (fewest == Long.MAX_VALUE) {
+            fewest = 0;
+        }
+        int n = limitCount();
+        long[] carried = new long[1 + 2 * n];
+        carried[0] = state.length > 0 ? state[0] : 0;
+        for (int i = 0; i < n; i++) {
+            long unitsPerToken = spec[i * SPEC_STRIDE + 2];
+            carried[1 + 2 * i] = unitsPerToken;
+            carried[2 + 2 * i] = Math.min(fewest, burst(i)) * unitsPerToken;
+        }
+        return carried;
     }
 
     /** The capacity in tokens of limit {@code index}. */

@@ -220,9 +220,47 @@ class TokenBucketTest {
         assertThat(o.remaining()).isEqualTo(3);
         TokenBucket smaller = TokenBucket.of(Limit.of(2, 3, Duration.ofSeconds(1)));
         assertThat(at(smaller, T0, 0).remaining()).isEqualTo(2);
-        // a rule with another number of limits starts from full buckets
+        // a rule with another number of limits keeps the tokens too (see the next test)
         TokenBucket two = TokenBucket.of(Limit.of(10, 1, Duration.ofSeconds(1)), Limit.of(100, 1, Duration.ofSeconds(1)));
-        assertThat(at(two, T0, 0).remaining()).isEqualTo(10);
+        assertThat(at(two, T0, 0).remaining()).isEqualTo(3);
+    }
+
+    @Test
+    void aRuleWithAnotherNumberOfLimitsStartsFromTheFewestTokensAnyStoredLimitHeld() {
+        TokenBucket two = TokenBucket.of(Limit.of(10, 10, Duration.ofSeconds(1)), Limit.of(20, 20, Duration.ofHours(1)));
+        at(two, T0, 7); // 3 and 13 tokens left
+        TokenBucket one = TokenBucket.of(Limit.of(50, 10, Duration.ofSeconds(1)));
+        assertThat(one.tryConsume(state, 0, T0).remaining()).isEqualTo(3);
+        assertThat(one.tryConsume(state, 4, T0).allowed()).isFalse();
+        assertThat(one.tryConsume(state, 3, T0).allowed()).isTrue();
+        // from the stored time on it refills at the new rule's rate: 5 more tokens in 0.5 s
+        assertThat(one.tryConsume(state, 9, T0 + 500_000).allowed()).isFalse();
+        Outcome later = one.tryConsume(state, 8, T0 + 500_000);
+        assertThat(later.allowed()).isTrue();
+        assertThat(later.newState()).hasSize(3);
+
+        // each limit of the new rule is capped at its own burst
+        TokenBucket three = TokenBucket.of(Limit.of(2, 1, Duration.ofSeconds(1)), Limit.of(100, 1, Duration.ofSeconds(1)),
+                Limit.of(5, 5, Duration.ofHours(1)));
+        Outcome capped = three.tryConsume(state, 2, T0);
+        assertThat(capped.allowed()).isTrue();
+        assertThat(capped.newState()).containsExactly(T0, 1_000_000, 0, 1_000_000, 1_000_000, 720_000_000, 720_000_000);
+        // a stored state with no whole token left carries none
+        state = two.tryConsume(null, 10, T0).newState();
+        assertThat(one.tryConsume(state, 1, T0).allowed()).isFalse();
+    }
+
+    @Test
+    void aKeyAlternatingBetweenRulesWithAnotherNumberOfLimitsGrantsNoMoreThanOneBurst() {
+        TokenBucket old = TokenBucket.of(Limit.of(10, 1, Duration.ofHours(1)));
+        TokenBucket changed = TokenBucket.of(Limit.of(10, 1, Duration.ofHours(1)), Limit.of(1000, 1, Duration.ofDays(1)));
+        long granted = 0;
+        for (int i = 0; i < 40; i++) { // members with the old and the new rule take turns on the key, at one instant
+            if (at(i % 2 == 0 ? old : changed, T0, 1).allowed()) {
+                granted++;
+            }
+        }
+        assertThat(granted).isEqualTo(10);
     }
 
     @Test
