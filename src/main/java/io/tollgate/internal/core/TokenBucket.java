@@ -18,7 +18,10 @@ import java.util.List;
  */
 public final class TokenBucket {
 
+    /** The most limits one rule may have; also a bound on what a member accepts from the wire. */
+    public static final int MAX_LIMITS = 16;
     private static final int SPEC_STRIDE = 3; // capacityUnits, refillUnitsPerMicro, unitsPerToken
+    private static final long MAX_PERIOD_MICROS = Limit.MAX_PERIOD.toSeconds() * 1_000_000L;
 
     private final long[] spec;
     private final long maxCost;
@@ -40,6 +43,9 @@ public final class TokenBucket {
         if (limits == null || limits.isEmpty()) {
             throw InvalidDefinitionException.of("limits", limits, "a rule needs at least one limit");
         }
+        if (limits.size() > MAX_LIMITS) {
+            throw InvalidDefinitionException.of("limits", limits.size() + " limits", "a rule has at most " + MAX_LIMITS);
+        }
         long[] spec = new long[limits.size() * SPEC_STRIDE];
         for (int i = 0; i < limits.size(); i++) {
             Limit limit = limits.get(i);
@@ -58,12 +64,65 @@ public final class TokenBucket {
     /**
      * Rebuilds a definition from {@link #spec()}, as shipped to the member that owns a bucket.
      * The array is used as is, not copied.
+     *
+     * @throws IllegalArgumentException, saying what is wrong, unless {@code spec} is one that
+     *         {@link #of(List)} could have made: 1 to {@link #MAX_LIMITS} limits, each with a capacity
+     *         and a refill of 1 to 2^61 units, and units per token that divide the capacity and come
+     *         from a period of at most {@link Limit#MAX_PERIOD}
      */
     public static TokenBucket fromSpec(long[] spec) {
-        if (spec.length == 0 || spec.length % SPEC_STRIDE != 0) {
-            throw new IllegalArgumentException("malformed bucket spec of length " + spec.length);
+        if (spec == null || spec.length == 0 || spec.length % SPEC_STRIDE != 0 || spec.length > MAX_LIMITS * SPEC_STRIDE) {
+            throw new IllegalArgumentException("malformed bucket spec of " + (spec == null ? "null" : spec.length + " longs")
+                    + ": expected 1 to " + MAX_LIMITS + " limits of " + SPEC_STRIDE + " longs each");
+        }
+        for (int i = 0; i < spec.length; i += SPEC_STRIDE) {
+            long capacity = spec[i];
+            long refill = spec[i + 1];
+            long unitsPerToken = spec[i + 2];
+            String limit = "malformed bucket spec: limit " + i / SPEC_STRIDE + " has ";
+            if (capacity < 1 || capacity > Limit.MAX_UNITS) {
+                throw new IllegalArgumentException(limit + "a capacity of " + capacity + " units, outside [1, 2^61]");
+            }
+            if (refill < 1 || refill > Limit.MAX_UNITS) {
+                throw new IllegalArgumentException(limit + "a refill of " + refill + " units per µs, outside [1, 2^61]");
+            }
+            if (unitsPerToken < 1 || unitsPerToken > MAX_PERIOD_MICROS || capacity % unitsPerToken != 0) {
+                throw new IllegalArgumentException(limit + unitsPerToken + " units per token, which do not divide its capacity of "
+                        + capacity + " units or exceed the longest period");
+            }
         }
         return new TokenBucket(spec);
+    }
+
+    /**
+     * Checks the layout of a stored state before anything is decided from it.
+     *
+     * @param state a stored state, or {@code null} for a full bucket
+     * @throws IllegalArgumentException, saying what is wrong, unless {@code state} is {@code null} or
+     *         holds a timestamp of at least 0 and 1 to {@link #MAX_LIMITS} limits, each with 1 to 2^61
+     *         units per token and 0 to 2^61 units
+     */
+    public static void checkState(long[] state) {
+        if (state == null) {
+            return;
+        }
+        if (state.length < 3 || state.length % 2 == 0 || state.length > 1 + 2 * MAX_LIMITS) {
+            throw new IllegalArgumentException("malformed bucket state of " + state.length + " longs: expected a timestamp and 1 to "
+                    + MAX_LIMITS + " limits of 2 longs each");
+        }
+        if (state[0] < 0) {
+            throw new IllegalArgumentException("malformed bucket state: a timestamp of " + state[0] + " µs");
+        }
+        for (int i = 1; i < state.length; i += 2) {
+            if (state[i] < 1 || state[i] > Limit.MAX_UNITS) {
+                throw new IllegalArgumentException("malformed bucket state: limit " + i / 2 + " has " + state[i]
+                        + " units per token, outside [1, 2^61]");
+            }
+            if (state[i + 1] < 0 || state[i + 1] > Limit.MAX_UNITS) {
+                throw new IllegalArgumentException("malformed bucket state: limit " + i / 2 + " holds " + state[i + 1]
+                        + " units, outside [0, 2^61]");
+            }
+        }
     }
 
     /** @return the compact wire form: per limit its capacity in units, refill units/µs, units per token */
@@ -108,9 +167,11 @@ public final class TokenBucket {
      * @param cost  tokens asked for, {@code 0 <= cost <= maxCost()}; a cost of 0 only reads
      * @param now   the deciding clock, µs since the epoch
      * @return the outcome; its {@link Outcome#newState()} is {@code null} when nothing must be written
+     * @throws IllegalArgumentException for a malformed state ({@link #checkState}): nothing is decided
      */
     public Outcome tryConsume(long[] state, long cost, long now) {
         checkCost(cost);
+        checkState(state);
         int n = limitCount();
         long[] stored = state == null || state.length == 1 + 2 * n ? state : carried(state);
         boolean fresh = stored == null;
@@ -187,15 +248,12 @@ public final class TokenBucket {
      */
     private long[] carried(long[] state) {
         long fewest = Long.MAX_VALUE;
-        for (int j = 1; j + 1 < state.length; j += 2) {
-            fewest = Math.min(fewest, state[j] <= 0 ? 0 : Math.max(state[j + 1], 0) / state[j]);
-        }
-        if (fewest == Long.MAX_VALUE) {
-            fewest = 0;
+        for (int j = 1; j < state.length; j += 2) {
+            fewest = Math.min(fewest, state[j + 1] / state[j]);
         }
         int n = limitCount();
         long[] carried = new long[1 + 2 * n];
-        carried[0] = state.length > 0 ? state[0] : 0;
+        carried[0] = state[0];
         for (int i = 0; i < n; i++) {
             long unitsPerToken = spec[i * SPEC_STRIDE + 2];
             carried[1 + 2 * i] = unitsPerToken;
