@@ -26,7 +26,8 @@ import java.util.logging.Logger;
  *
  * <p>Each Tollgate instance on a member whose serialization it knows advertises the highest version
  * it reads, in a small replicated map ({@value #MAP_NAME}: member UUID and instance id → version),
- * with a time-to-live it refreshes every {@value #REFRESH_SECONDS} s and removes when it closes. The
+ * with a time-to-live of three refreshes, refreshed every {@value #REFRESH_SECONDS} s, and removed
+ * when it closes. The
  * version in use is the minimum, over the current data members (lite members hold no data and read
  * no processor), of the highest version advertised on each; a member that advertises nothing, such
  * as an older Tollgate or a member without Tollgate, counts as version 0. It is recomputed when
@@ -43,7 +44,8 @@ final class WireVersions implements AutoCloseable {
     /** The replicated map of advertisements. */
     static final String MAP_NAME = "tollgate-wire-versions";
     static final long REFRESH_SECONDS = 10;
-    static final long TTL_SECONDS = 3 * REFRESH_SECONDS;
+    /** How often advertisements are refreshed and the version recomputed; tests lengthen it to see the other triggers alone. */
+    static volatile long refreshSeconds = REFRESH_SECONDS;
 
     private static final Logger LOG = Logger.getLogger(WireVersions.class.getName());
     /** The running negotiations, by member name; guards their counts and {@link #timer}. */
@@ -180,7 +182,8 @@ final class WireVersions implements AutoCloseable {
                     }
                 }
             });
-            refresh = timer.scheduleWithFixedDelay(this::refresh, REFRESH_SECONDS, REFRESH_SECONDS, TimeUnit.SECONDS);
+            long period = refreshSeconds;
+            refresh = timer.scheduleWithFixedDelay(this::refresh, period, period, TimeUnit.SECONDS);
         }
 
         private String key() {
@@ -188,14 +191,14 @@ final class WireVersions implements AutoCloseable {
         }
 
         void advertise() {
-            advertisements.put(key(), TollgateSerialization.WIRE_VERSION, TTL_SECONDS, TimeUnit.SECONDS);
+            advertisements.put(key(), TollgateSerialization.WIRE_VERSION, 3 * refreshSeconds, TimeUnit.SECONDS);
         }
 
         void withdraw() {
             try {
                 advertisements.remove(key());
             } catch (RuntimeException e) {
-                LOG.log(Level.FINE, "Could not withdraw Tollgate's wire version; it expires within " + TTL_SECONDS + " s", e);
+                LOG.log(Level.FINE, "Could not withdraw Tollgate's wire version; it expires within " + 3 * refreshSeconds + " s", e);
             }
         }
 
