@@ -78,9 +78,9 @@ final class WireVersions implements AutoCloseable {
     static WireVersions negotiated(HazelcastInstance member, boolean advertise) {
         synchronized (BY_MEMBER) {
             Negotiation negotiation = BY_MEMBER.get(member.getName());
-            if (negotiation == null || negotiation.member != member) {
+            if (negotiation == null || !negotiation.member.getLifecycleService().isRunning()) {
                 if (negotiation != null) {
-                    negotiation.stop();
+                    negotiation.stop(); // of a member by that name that has since shut down
                 }
                 negotiation = new Negotiation(member);
                 BY_MEMBER.put(member.getName(), negotiation);
