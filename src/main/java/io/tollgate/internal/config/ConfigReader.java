@@ -2,6 +2,7 @@ package io.tollgate.internal.config;
 
 import io.tollgate.internal.core.InvalidDefinitionException;
 import io.tollgate.internal.core.Limit;
+import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.request.CostSpec;
 import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.KeySpec;
@@ -245,6 +246,10 @@ public final class ConfigReader {
                 } catch (IllegalArgumentException e) {
                     problems.add(p + "limits", limitsText.get(), "'" + item.trim() + "': " + e.getMessage());
                 }
+            }
+            if (limits.size() > TokenBucket.MAX_LIMITS) {
+                problems.add(p + "limits", limitsText.get(), limits.size() + " limits; a rule has at most " + TokenBucket.MAX_LIMITS);
+                limits.clear();
             }
             return limits;
         }

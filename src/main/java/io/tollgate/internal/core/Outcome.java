@@ -4,11 +4,16 @@ import io.tollgate.Decision;
 
 /**
  * What {@link TokenBucket#tryConsume} decided, plus the state to store. Travels between members
- * in the compact {@link #toWire()} form, which leaves the state behind.
+ * in the compact {@link #toWire()} form, which leaves the state behind. Within a batch, a request
+ * that reached the store after its caller's deadline, and was not applied, is {@link #expired()}.
  */
 public final class Outcome {
 
     private static final int WIRE_LENGTH = 5;
+    /** The first of the five longs: 1 allowed, 0 denied, -1 not applied (too late). */
+    private static final long WIRE_EXPIRED = -1;
+    private static final String EXPIRED_MESSAGE = "the decision reached the store after its deadline and was not applied";
+    private static final Outcome EXPIRED = new Outcome(false, 0, 0, 0, 0, null, 0);
 
     private final boolean allowed;
     private final int limitIndex;
@@ -64,8 +69,26 @@ public final class Outcome {
         return fullAfterMicros;
     }
 
+    /** @return the outcome of a request of a batch that reached the store after its deadline, and was not applied */
+    public static Outcome expired() {
+        return EXPIRED;
+    }
+
+    /** @return whether this is {@link #expired()}: nothing was decided, nothing charged */
+    public boolean isExpired() {
+        return this == EXPIRED;
+    }
+
+    /** @return the failure a caller of an {@link #expired()} request gets */
+    public static IllegalStateException expiredFailure() {
+        return new IllegalStateException(EXPIRED_MESSAGE);
+    }
+
     /** @return the decision for {@code rule}, whose definition is {@code bucket} */
     public Decision toDecision(String rule, TokenBucket bucket, long cost) {
+        if (isExpired()) {
+            throw expiredFailure();
+        }
         return Decision.of(rule, allowed, cost, remaining, bucket.burst(limitIndex), limitIndex,
                 resetAfterMicros, retryAfterMicros);
     }
@@ -80,8 +103,8 @@ public final class Outcome {
     }
 
     /**
-     * @return the outcomes encoded by {@link #toWire(Outcome[])}
-     * @throws IllegalStateException if the decisions came too late to be applied
+     * @return the outcomes encoded by {@link #toWire(Outcome[])}, {@link #expired()} for those not applied
+     * @throws IllegalStateException if the whole batch came too late to be applied ({@link #expiredWire()})
      */
     public static Outcome[] fromWireAll(long[] wire) {
         if (wire != null && wire.length == 1 && wire[0] == -1) {
@@ -93,13 +116,17 @@ public final class Outcome {
         Outcome[] outcomes = new Outcome[wire.length / WIRE_LENGTH];
         for (int i = 0; i < outcomes.length; i++) {
             int o = i * WIRE_LENGTH;
-            outcomes[i] = new Outcome(wire[o] == 1, (int) wire[o + 1], wire[o + 2], wire[o + 3], wire[o + 4], null, 0);
+            outcomes[i] = wire[o] == WIRE_EXPIRED ? EXPIRED
+                    : new Outcome(wire[o] == 1, (int) wire[o + 1], wire[o + 2], wire[o + 3], wire[o + 4], null, 0);
         }
         return outcomes;
     }
 
     /** @return the decision without the state, as five longs */
     public long[] toWire() {
+        if (isExpired()) {
+            return new long[] {WIRE_EXPIRED, 0, 0, 0, 0};
+        }
         return new long[] {allowed ? 1 : 0, limitIndex, remaining, resetAfterMicros, retryAfterMicros};
     }
 
@@ -123,7 +150,7 @@ public final class Outcome {
      */
     public static Outcome fromWire(long[] wire) {
         if (wire != null && wire.length == 1 && wire[0] == -1) {
-            throw new IllegalStateException("the decision reached the store after its deadline and was not applied");
+            throw expiredFailure();
         }
         if (wire == null || wire.length != WIRE_LENGTH) {
             throw new IllegalArgumentException("malformed outcome");

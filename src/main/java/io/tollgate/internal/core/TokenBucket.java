@@ -15,7 +15,9 @@ import java.util.List;
  * mint tokens. A stored time more than {@link #MAX_AHEAD_MICROS} ahead of the deciding clock is
  * no clock step but a corrupt or hostile state: the bucket restarts empty at the deciding clock,
  * so such a state can neither deny its key for good nor mint tokens. Each limit's scale is stored
- * with its units so a redeployed rule with another rate keeps the tokens its buckets held.
+ * with its units so a redeployed rule with another rate keeps the tokens its buckets held; a state
+ * written under a rule with another number of limits is carried over conservatively (see
+ * {@link #tryConsume}).
  */
 public final class TokenBucket {
 
@@ -25,7 +27,10 @@ public final class TokenBucket {
      */
     public static final long MAX_AHEAD_MICROS = 3_600_000_000L;
 
+    /** The most limits one rule may have; also a bound on what a member accepts from the wire. */
+    public static final int MAX_LIMITS = 16;
     private static final int SPEC_STRIDE = 3; // capacityUnits, refillUnitsPerMicro, unitsPerToken
+    private static final long MAX_PERIOD_MICROS = Limit.MAX_PERIOD.toSeconds() * 1_000_000L;
 
     private final long[] spec;
     private final long maxCost;
@@ -47,6 +52,9 @@ public final class TokenBucket {
         if (limits == null || limits.isEmpty()) {
             throw InvalidDefinitionException.of("limits", limits, "a rule needs at least one limit");
         }
+        if (limits.size() > MAX_LIMITS) {
+            throw InvalidDefinitionException.of("limits", limits.size() + " limits", "a rule has at most " + MAX_LIMITS);
+        }
         long[] spec = new long[limits.size() * SPEC_STRIDE];
         for (int i = 0; i < limits.size(); i++) {
             Limit limit = limits.get(i);
@@ -65,12 +73,65 @@ public final class TokenBucket {
     /**
      * Rebuilds a definition from {@link #spec()}, as shipped to the member that owns a bucket.
      * The array is used as is, not copied.
+     *
+     * @throws IllegalArgumentException, saying what is wrong, unless {@code spec} is one that
+     *         {@link #of(List)} could have made: 1 to {@link #MAX_LIMITS} limits, each with a capacity
+     *         and a refill of 1 to 2^61 units, and units per token that divide the capacity and come
+     *         from a period of at most {@link Limit#MAX_PERIOD}
      */
     public static TokenBucket fromSpec(long[] spec) {
-        if (spec.length == 0 || spec.length % SPEC_STRIDE != 0) {
-            throw new IllegalArgumentException("malformed bucket spec of length " + spec.length);
+        if (spec == null || spec.length == 0 || spec.length % SPEC_STRIDE != 0 || spec.length > MAX_LIMITS * SPEC_STRIDE) {
+            throw new IllegalArgumentException("malformed bucket spec of " + (spec == null ? "null" : spec.length + " longs")
+                    + ": expected 1 to " + MAX_LIMITS + " limits of " + SPEC_STRIDE + " longs each");
+        }
+        for (int i = 0; i < spec.length; i += SPEC_STRIDE) {
+            long capacity = spec[i];
+            long refill = spec[i + 1];
+            long unitsPerToken = spec[i + 2];
+            String limit = "malformed bucket spec: limit " + i / SPEC_STRIDE + " has ";
+            if (capacity < 1 || capacity > Limit.MAX_UNITS) {
+                throw new IllegalArgumentException(limit + "a capacity of " + capacity + " units, outside [1, 2^61]");
+            }
+            if (refill < 1 || refill > Limit.MAX_UNITS) {
+                throw new IllegalArgumentException(limit + "a refill of " + refill + " units per µs, outside [1, 2^61]");
+            }
+            if (unitsPerToken < 1 || unitsPerToken > MAX_PERIOD_MICROS || capacity % unitsPerToken != 0) {
+                throw new IllegalArgumentException(limit + unitsPerToken + " units per token, which do not divide its capacity of "
+                        + capacity + " units or exceed the longest period");
+            }
         }
         return new TokenBucket(spec);
+    }
+
+    /**
+     * Checks the layout of a stored state before anything is decided from it.
+     *
+     * @param state a stored state, or {@code null} for a full bucket
+     * @throws IllegalArgumentException, saying what is wrong, unless {@code state} is {@code null} or
+     *         holds a timestamp of at least 0 and 1 to {@link #MAX_LIMITS} limits, each with 1 to 2^61
+     *         units per token and 0 to 2^61 units
+     */
+    public static void checkState(long[] state) {
+        if (state == null) {
+            return;
+        }
+        if (state.length < 3 || state.length % 2 == 0 || state.length > 1 + 2 * MAX_LIMITS) {
+            throw new IllegalArgumentException("malformed bucket state of " + state.length + " longs: expected a timestamp and 1 to "
+                    + MAX_LIMITS + " limits of 2 longs each");
+        }
+        if (state[0] < 0) {
+            throw new IllegalArgumentException("malformed bucket state: a timestamp of " + state[0] + " µs");
+        }
+        for (int i = 1; i < state.length; i += 2) {
+            if (state[i] < 1 || state[i] > Limit.MAX_UNITS) {
+                throw new IllegalArgumentException("malformed bucket state: limit " + i / 2 + " has " + state[i]
+                        + " units per token, outside [1, 2^61]");
+            }
+            if (state[i + 1] < 0 || state[i + 1] > Limit.MAX_UNITS) {
+                throw new IllegalArgumentException("malformed bucket state: limit " + i / 2 + " holds " + state[i + 1]
+                        + " units, outside [0, 2^61]");
+            }
+        }
     }
 
     /** @return the compact wire form: per limit its capacity in units, refill units/µs, units per token */
@@ -105,18 +166,26 @@ public final class TokenBucket {
     /**
      * Decides a request of {@code cost} tokens at time {@code now}.
      *
+     * <p>A state stored under a rule with another number of limits (the rule was changed, and members
+     * with the old and the new rule decide the same keys) cannot say which stored limit is which new
+     * one. Every limit then starts from the fewest whole tokens any stored limit held at the stored
+     * time, capped at its burst, and refills from that time at its own rate: never more than the old
+     * rule would have granted at that moment.
+     *
      * @param state the stored state, or {@code null} for a full bucket; not modified
      * @param cost  tokens asked for, {@code 0 <= cost <= maxCost()}; a cost of 0 only reads
      * @param now   the deciding clock, µs since the epoch
      * @return the outcome; its {@link Outcome#newState()} is {@code null} when nothing must be written
-     *         (a denial, or a cost of 0, of a bucket whose stored state was valid)
+     * @throws IllegalArgumentException for a malformed state ({@link #checkState}): nothing is decided
      */
     public Outcome tryConsume(long[] state, long cost, long now) {
         checkCost(cost);
+        checkState(state);
         int n = limitCount();
-        boolean fresh = state == null || state.length != 1 + 2 * n;
-        boolean restart = !fresh && tooFarAhead(state[0], now);
-        long last = fresh || restart ? now : state[0];
+        long[] stored = state == null || state.length == 1 + 2 * n ? state : carried(state);
+        boolean fresh = stored == null;
+        boolean restart = !fresh && tooFarAhead(stored[0], now);
+        long last = fresh || restart ? now : stored[0];
         long ts = Math.max(last, now);
         long elapsed = ts - last;
         if (elapsed < 0) {
@@ -133,7 +202,7 @@ public final class TokenBucket {
             long capacity = spec[i * SPEC_STRIDE];
             long refill = spec[i * SPEC_STRIDE + 1];
             long unitsPerToken = spec[i * SPEC_STRIDE + 2];
-            long units = fresh ? capacity : restart ? 0 : rescale(state[2 + 2 * i], state[1 + 2 * i], unitsPerToken, capacity);
+            long units = fresh ? capacity : restart ? 0 : rescale(stored[2 + 2 * i], stored[1 + 2 * i], unitsPerToken, capacity);
             units = refill(units, capacity, refill, elapsed);
             next[1 + 2 * i] = unitsPerToken;
             next[2 + 2 * i] = units;
@@ -184,6 +253,26 @@ public final class TokenBucket {
             }
         }
         return changed ? current : null;
+    }
+
+    /**
+     * A stored state of another number of limits, as one of this rule's limits: the fewest whole tokens
+     * any stored limit held, capped at each limit's burst, at the stored time.
+     */
+    private long[] carried(long[] state) {
+        long fewest = Long.MAX_VALUE;
+        for (int j = 1; j < state.length; j += 2) {
+            fewest = Math.min(fewest, state[j + 1] / state[j]);
+        }
+        int n = limitCount();
+        long[] carried = new long[1 + 2 * n];
+        carried[0] = state[0];
+        for (int i = 0; i < n; i++) {
+            long unitsPerToken = spec[i * SPEC_STRIDE + 2];
+            carried[1 + 2 * i] = unitsPerToken;
+            carried[2 + 2 * i] = Math.min(fewest, burst(i)) * unitsPerToken;
+        }
+        return carried;
     }
 
     /** The capacity in tokens of limit {@code index}. */

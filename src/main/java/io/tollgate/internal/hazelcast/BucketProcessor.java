@@ -10,36 +10,42 @@ import java.util.Map;
 
 /**
  * Decides one request on the member that owns the bucket, on that member's clock, in one atomic
- * step on the partition thread. Ships the rule's limits and the cost (a few longs); returns the
- * outcome as five longs. On a grant it stores the new state and hands it to the backups; on a
- * denial it writes nothing.
+ * step on the partition thread. Ships the rule's limits, the cost and the caller's deadline (a few
+ * longs); returns the outcome as five longs, or {@code {-1}} if it arrived after the deadline and was
+ * not applied. On a grant it stores the new state and hands it to the backups; on a denial it writes
+ * nothing. Written and read in wire version 0 or 1 ({@link WireFormat}).
  */
 class BucketProcessor extends OwnerProcessor {
 
+    private static final String WHAT = "Tollgate's BucketProcessor";
+
     private long cost;
+    private long deadline;
 
     BucketProcessor() {
     }
 
-    BucketProcessor(TokenBucket bucket, long cost, long deadline) {
-        super(bucket, deadline);
+    BucketProcessor(TokenBucket bucket, long cost, long deadline, int version) {
+        super(bucket, version);
         this.cost = cost;
+        this.deadline = deadline;
     }
 
     /**
      * @param deadline cluster time (ms) after which the decision must not be applied, because its
      *                 caller no longer waits; 0 for none
+     * @param version  the wire version to send it in
      */
-    static BucketProcessor create(TokenBucket bucket, long cost, long deadline, boolean identified) {
-        return identified ? new Identified(bucket, cost, deadline) : new BucketProcessor(bucket, cost, deadline);
+    static BucketProcessor create(TokenBucket bucket, long cost, long deadline, boolean identified, int version) {
+        return identified ? new Identified(bucket, cost, deadline, version) : new BucketProcessor(bucket, cost, deadline, version);
     }
 
     @Override
     public long[] process(Map.Entry<String, long[]> entry) {
-        if (tooLate()) {
+        if (passed(deadline)) {
             return Outcome.expiredWire();
         }
-        Outcome outcome = bucket().tryConsume(entry.getValue(), cost, now());
+        Outcome outcome = bucket().tryConsume(storedState(entry), cost, now());
         if (outcome.newState() != null) {
             store(entry, outcome.newState(), outcome.fullAfterMicros());
         }
@@ -48,14 +54,36 @@ class BucketProcessor extends OwnerProcessor {
 
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
-        super.writeData(out);
-        out.writeLong(cost);
+        if (version() == TollgateSerialization.WIRE_V0) {
+            out.writeLongArray(bucket().spec());
+            out.writeLong(deadline);
+            out.writeLong(cost);
+        } else {
+            WireFormat.writeVersion(out, version());
+            out.writeLong(deadline);
+            out.writeLong(cost);
+            out.writeLongArray(bucket().spec());
+        }
     }
 
     @Override
     public void readData(ObjectDataInput in) throws IOException {
-        super.readData(in);
-        cost = in.readLong();
+        int head = in.readInt();
+        int version = WireFormat.version(head, WHAT);
+        long[] spec;
+        if (version == TollgateSerialization.WIRE_V0) {
+            spec = WireFormat.readLongs(in, head, WireFormat.MAX_SPEC, WHAT + ": a spec");
+            deadline = in.readLong();
+            cost = in.readLong();
+        } else {
+            deadline = in.readLong();
+            cost = in.readLong();
+            spec = WireFormat.readLongArray(in, WireFormat.MAX_SPEC, WHAT + ": a spec");
+        }
+        TokenBucket bucket = WireFormat.bucket(spec, WHAT);
+        WireFormat.deadline(deadline, WHAT);
+        WireFormat.cost(bucket, cost, WHAT);
+        read(bucket, version);
     }
 
     /** The same processor, read by type id where {@link TollgateSerialization} is registered. */
@@ -64,8 +92,8 @@ class BucketProcessor extends OwnerProcessor {
         Identified() {
         }
 
-        Identified(TokenBucket bucket, long cost, long deadline) {
-            super(bucket, cost, deadline);
+        Identified(TokenBucket bucket, long cost, long deadline, int version) {
+            super(bucket, cost, deadline, version);
         }
 
         @Override

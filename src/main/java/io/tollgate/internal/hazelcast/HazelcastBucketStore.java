@@ -6,8 +6,10 @@ import com.hazelcast.map.IMap;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.store.BatchingBucketStore;
+import io.tollgate.internal.store.CoalescingStore;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -18,6 +20,7 @@ import java.util.function.Function;
 /**
  * Buckets in a Hazelcast IMap, decided by {@link BucketProcessor}: one round trip per decision,
  * atomic on the owning partition, on the owner's clock. Works with a member or a client instance.
+ * Sends the wire version every data member reads ({@link WireVersions}); a client sends version 0.
  */
 public final class HazelcastBucketStore implements BatchingBucketStore {
 
@@ -29,9 +32,13 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
     private final HazelcastInstance hazelcast;
     private final String mapName;
     private final boolean identified;
+    /** How long callers wait; a request of a batch that waited that long is not sent. 0 for no limit. */
+    private final long timeoutNanos;
+    /** The deadline a decision carries, after {@link #clusterTime}'s now; 0 (on a client) for none. */
     private final long timeoutMillis;
     /** The deadlines' clock; {@code null} without deadlines. */
     private final ClusterTime clusterTime;
+    private final WireVersions wire;
     private volatile IMap<String, long[]> map;
 
     /**
@@ -48,34 +55,109 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
      * @param timeout how long callers wait for a decision. On a member, whose cluster clock is kept
      *                in step with the others, each decision carries the deadline and the owner drops
      *                it unapplied if it only gets to run later: a caller that gave up is not charged.
-     *                (A client has no such clock; there a late decision is still applied.)
+     *                (A client has no such clock; there a late decision is still applied.) A request
+     *                that waited out the timeout in a batch is not sent at all.
      */
     public HazelcastBucketStore(HazelcastInstance hazelcast, String mapName, boolean identified, Duration timeout) {
+        this(hazelcast, mapName, identified, timeout, true);
+    }
+
+    /**
+     * @param advertise on a member, whether it reads what this code writes (Tollgate configured its
+     *                  serialization, or registered its factory there): it then advertises the newest
+     *                  wire version; else it counts as an old member
+     */
+    HazelcastBucketStore(HazelcastInstance hazelcast, String mapName, boolean identified, Duration timeout, boolean advertise) {
+        this(hazelcast, mapName, identified, timeout, hazelcast.getLocalEndpoint() instanceof Member
+                ? WireVersions.negotiated(hazelcast, advertise) : WireVersions.fixed(TollgateSerialization.WIRE_V0));
+    }
+
+    /** @param wire the wire versions to send; closed with this store */
+    HazelcastBucketStore(HazelcastInstance hazelcast, String mapName, boolean identified, Duration timeout, WireVersions wire) {
         this.hazelcast = hazelcast;
         this.mapName = mapName;
         this.identified = identified;
+        this.timeoutNanos = timeout.toNanos();
         this.timeoutMillis = hazelcast.getLocalEndpoint() instanceof Member ? timeout.toMillis() : 0;
         this.clusterTime = timeoutMillis == 0 ? null : ClusterTime.of(hazelcast);
+        this.wire = wire;
     }
 
     @Override
     public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
         bucket.checkCost(cost);
-        return decoded(map().submitToKey(key, BucketProcessor.create(bucket, cost, deadline(0), identified)), Outcome::fromWire);
+        return decoded(map().submitToKey(key, BucketProcessor.create(bucket, cost, deadline(0), identified, wire.inUse())),
+                Outcome::fromWire);
     }
 
+    /**
+     * Sends the requests whose callers still wait as one {@link BatchProcessor}, each with its own
+     * deadline (in wire version 0, all with the earliest); those that waited out the timeout are
+     * answered {@link Outcome#expired()} without being sent.
+     */
     @Override
-    public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long waitedNanos) {
+    public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long[] waitedNanos) {
+        if (costs.length == 0 || costs.length > CoalescingStore.MAX_BATCH || waitedNanos.length != costs.length) {
+            throw new IllegalArgumentException("a batch of " + costs.length + " costs and " + waitedNanos.length
+                    + " waiting times: expected 1 to " + CoalescingStore.MAX_BATCH + " of each");
+        }
         for (long cost : costs) {
             bucket.checkCost(cost);
         }
-        return decoded(map().submitToKey(key, BatchProcessor.create(bucket, costs, deadline(waitedNanos), identified)),
-                Outcome::fromWireAll);
+        boolean[] gaveUp = new boolean[costs.length];
+        int live = 0;
+        for (int i = 0; i < costs.length; i++) {
+            gaveUp[i] = timeoutNanos > 0 && waitedNanos[i] >= timeoutNanos;
+            live += gaveUp[i] ? 0 : 1;
+        }
+        if (live == 0) {
+            Outcome[] none = new Outcome[costs.length];
+            Arrays.fill(none, Outcome.expired());
+            return CompletableFuture.completedFuture(none);
+        }
+        long[] liveCosts = new long[live];
+        long[] deadlines = new long[live];
+        long clusterNow = timeoutMillis == 0 ? 0 : clusterTime.now(hazelcast);
+        for (int i = 0, j = 0; i < costs.length; i++) {
+            if (!gaveUp[i]) {
+                liveCosts[j] = costs[i];
+                deadlines[j++] = deadline(clusterNow, waitedNanos[i]);
+            }
+        }
+        int sent = live;
+        return decoded(map().submitToKey(key, BatchProcessor.create(bucket, liveCosts, deadlines, identified, wire.inUse())),
+                answer -> {
+                    Outcome[] decided = Outcome.fromWireAll(answer);
+                    if (decided.length != sent) {
+                        throw new IllegalArgumentException("malformed outcomes: " + decided.length + " for " + sent + " requests");
+                    }
+                    Outcome[] outcomes = new Outcome[costs.length];
+                    for (int i = 0, j = 0; i < costs.length; i++) {
+                        outcomes[i] = gaveUp[i] ? Outcome.expired() : decided[j++];
+                    }
+                    return outcomes;
+                });
+    }
+
+    /** @return the wire version this store sends now (for tests) */
+    int wireVersion() {
+        return wire.inUse();
+    }
+
+    /** Ends this store's share of the wire version negotiation. */
+    @Override
+    public void close() {
+        wire.close();
     }
 
     /** @return the cluster time after which the owner must not apply the decision, or 0 */
     private long deadline(long waitedNanos) {
-        return timeoutMillis == 0 ? 0 : clusterTime.now(hazelcast) + timeoutMillis - waitedNanos / 1_000_000;
+        return deadline(timeoutMillis == 0 ? 0 : clusterTime.now(hazelcast), waitedNanos);
+    }
+
+    /** @return the cluster time after which the owner must not apply a request that waited {@code waitedNanos}, or 0 */
+    private long deadline(long clusterNow, long waitedNanos) {
+        return timeoutMillis == 0 ? 0 : clusterNow + timeoutMillis - waitedNanos / 1_000_000;
     }
 
     /**
@@ -105,7 +187,7 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
         List<CompletableFuture<?>> pending = new ArrayList<>();
         for (int i = 0; i < WARM_UP_KEYS; i++) {
             String key = "tollgate-warm-up:" + i;
-            pending.add((i % 2 == 0 ? acquire(key, bucket, 0) : acquireAll(key, bucket, new long[] {0, 0}, 0)).toCompletableFuture());
+            pending.add((i % 2 == 0 ? acquire(key, bucket, 0) : acquireAll(key, bucket, new long[] {0, 0}, new long[2])).toCompletableFuture());
         }
         CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).get(WARM_UP_SECONDS, TimeUnit.SECONDS);
     }

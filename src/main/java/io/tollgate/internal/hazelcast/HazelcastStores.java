@@ -120,22 +120,32 @@ public final class HazelcastStores {
             Duration timeout, String what) {
         addMapConfig(instance, mapConfig);
         HazelcastBucketStore store;
+        // the member advertises the newest wire version only where it surely reads it: with this very factory
+        boolean ours = factoryOfThisTollgate(instance);
         switch (settings.serialization()) {
             case IDENTIFIED:
-                return new HazelcastBucketStore(instance, settings.mapName(), true, timeout);
+                return new HazelcastBucketStore(instance, settings.mapName(), true, timeout, ours);
             case DATA_SERIALIZABLE:
-                return new HazelcastBucketStore(instance, settings.mapName(), false, timeout);
+                return new HazelcastBucketStore(instance, settings.mapName(), false, timeout, ours);
             default:
                 if (factoryRegistered(instance)) {
-                    return new HazelcastBucketStore(instance, settings.mapName(), true, timeout);
+                    return new HazelcastBucketStore(instance, settings.mapName(), true, timeout, ours);
                 }
                 LateFactoryRegistration registration = LateFactoryRegistration.register(instance);
                 if (registration == null) {
-                    return new HazelcastBucketStore(instance, settings.mapName(), false, timeout);
+                    return new HazelcastBucketStore(instance, settings.mapName(), false, timeout, false);
                 }
                 LOG.fine(() -> "Registered Tollgate's serialization factory with " + what);
-                store = new HazelcastBucketStore(instance, settings.mapName(), true, timeout);
+                store = new HazelcastBucketStore(instance, settings.mapName(), true, timeout, true);
                 return new Closing(store, registration::undo);
+        }
+    }
+
+    private static boolean factoryOfThisTollgate(HazelcastInstance instance) {
+        try {
+            return TollgateSerialization.registersThisClass(instance.getConfig().getSerializationConfig());
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 
@@ -347,7 +357,7 @@ public final class HazelcastStores {
         }
 
         @Override
-        public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long waitedNanos) {
+        public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long[] waitedNanos) {
             return store.acquireAll(key, bucket, costs, waitedNanos);
         }
 
@@ -358,6 +368,7 @@ public final class HazelcastStores {
 
         @Override
         public void close() {
+            store.close();
             onClose.run();
         }
     }

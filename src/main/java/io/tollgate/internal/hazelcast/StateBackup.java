@@ -12,23 +12,28 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Copies the state the owner decided onto a backup replica, with the same time-to-live. Backups
- * never re-run the decision: their clocks may differ from the owner's.
+ * never re-run the decision: their clocks may differ from the owner's. Travels in the wire version
+ * of the processor it comes from: the same fields in both, with the version marker from version 1 on.
  */
 class StateBackup implements EntryProcessor<String, long[], long[]>, DataSerializable {
 
+    private static final String WHAT = "Tollgate's StateBackup";
+
     private long[] state;
     private long ttlMillis;
+    private int version;
 
     StateBackup() {
     }
 
-    StateBackup(long[] state, long ttlMillis) {
+    StateBackup(long[] state, long ttlMillis, int version) {
         this.state = state;
         this.ttlMillis = ttlMillis;
+        this.version = version;
     }
 
-    static StateBackup create(long[] state, long ttlMillis, boolean identified) {
-        return identified ? new Identified(state, ttlMillis) : new StateBackup(state, ttlMillis);
+    static StateBackup create(long[] state, long ttlMillis, boolean identified, int version) {
+        return identified ? new Identified(state, ttlMillis, version) : new StateBackup(state, ttlMillis, version);
     }
 
     @Override
@@ -44,14 +49,29 @@ class StateBackup implements EntryProcessor<String, long[], long[]>, DataSeriali
 
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeLongArray(state);
-        out.writeLong(ttlMillis);
+        if (version == TollgateSerialization.WIRE_V0) {
+            out.writeLongArray(state);
+            out.writeLong(ttlMillis);
+        } else {
+            WireFormat.writeVersion(out, version);
+            out.writeLong(ttlMillis);
+            out.writeLongArray(state);
+        }
     }
 
     @Override
     public void readData(ObjectDataInput in) throws IOException {
-        state = in.readLongArray();
-        ttlMillis = in.readLong();
+        int head = in.readInt();
+        version = WireFormat.version(head, WHAT);
+        if (version == TollgateSerialization.WIRE_V0) {
+            state = WireFormat.readLongs(in, head, WireFormat.MAX_STATE, WHAT + ": a state");
+            ttlMillis = in.readLong();
+        } else {
+            ttlMillis = in.readLong();
+            state = WireFormat.readLongArray(in, WireFormat.MAX_STATE, WHAT + ": a state");
+        }
+        WireFormat.state(state, WHAT);
+        WireFormat.ttl(ttlMillis, WHAT);
     }
 
     /** The same backup, read by type id where {@link TollgateSerialization} is registered. */
@@ -60,8 +80,8 @@ class StateBackup implements EntryProcessor<String, long[], long[]>, DataSeriali
         Identified() {
         }
 
-        Identified(long[] state, long ttlMillis) {
-            super(state, ttlMillis);
+        Identified(long[] state, long ttlMillis, int version) {
+            super(state, ttlMillis, version);
         }
 
         @Override

@@ -16,12 +16,13 @@ import java.util.function.LongSupplier;
  * Hot-key coalescing. A request for a key with no call in flight goes to the store at once; requests
  * for that key arriving while one is in flight wait and leave together, as one batch, when it
  * returns: one round trip for many decisions, which the owner still makes one by one in arrival
- * order, so the counts stay exact. An uncontended key pays nothing extra.
+ * order, so the counts stay exact. An uncontended key pays nothing extra. Each request of a batch
+ * says how long it has waited, so that the store holds it to its own caller's deadline.
  */
 public final class CoalescingStore implements BucketStore {
 
-    /** Most decisions in one call; more wait for the next. */
-    static final int MAX_BATCH = 512;
+    /** Most decisions in one call; more wait for the next. Also the most a member reads in one batch. */
+    public static final int MAX_BATCH = 512;
     /** A request that waited less than this before it left is sent as it came (1 ms: well below any store timeout). */
     private static final long FRESH_NANOS = 1_000_000;
 
@@ -43,7 +44,8 @@ public final class CoalescingStore implements BucketStore {
         this(store, System::nanoTime);
     }
 
-    CoalescingStore(BatchingBucketStore store, LongSupplier nanoTime) {
+    /** @param nanoTime a monotonic clock in nanoseconds, for how long each request waited */
+    public CoalescingStore(BatchingBucketStore store, LongSupplier nanoTime) {
         this.store = store;
         this.nanoTime = nanoTime;
     }
@@ -115,18 +117,20 @@ public final class CoalescingStore implements BucketStore {
 
     /**
      * A request that goes out as it arrives is a plain call; a batch that waited, even of one, says how
-     * long its first request has waited, so the store's deadline still counts from its arrival.
+     * long each of its requests has waited, so each one's deadline still counts from its arrival.
      */
     private CompletionStage<Outcome[]> call(String key, List<Waiter> batch) {
         try {
-            long waited = nanoTime.getAsLong() - batch.get(0).arrivedNanos;
-            if (batch.size() == 1 && waited < FRESH_NANOS) {
+            long now = nanoTime.getAsLong();
+            if (batch.size() == 1 && now - batch.get(0).arrivedNanos < FRESH_NANOS) {
                 Waiter only = batch.get(0);
                 return store.acquire(key, only.bucket, only.cost).thenApply(outcome -> new Outcome[] {outcome});
             }
             long[] costs = new long[batch.size()];
+            long[] waited = new long[batch.size()];
             for (int i = 0; i < costs.length; i++) {
                 costs[i] = batch.get(i).cost;
+                waited[i] = now - batch.get(i).arrivedNanos;
             }
             return store.acquireAll(key, batch.get(0).bucket, costs, waited);
         } catch (RuntimeException e) {
@@ -138,6 +142,8 @@ public final class CoalescingStore implements BucketStore {
         for (int i = 0; i < batch.size(); i++) {
             if (failure != null) {
                 batch.get(i).result.completeExceptionally(failure);
+            } else if (outcomes[i].isExpired()) {
+                batch.get(i).result.completeExceptionally(Outcome.expiredFailure());
             } else {
                 batch.get(i).result.complete(outcomes[i]);
             }

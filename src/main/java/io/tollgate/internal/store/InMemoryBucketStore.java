@@ -73,7 +73,7 @@ public final class InMemoryBucketStore implements BatchingBucketStore {
     }
 
     @Override
-    public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long waitedNanos) {
+    public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long[] waitedNanos) {
         for (long cost : costs) {
             bucket.checkCost(cost);
         }

@@ -69,7 +69,8 @@ public final class BadConfiguration {
         add(cases, RULE + "rate", none, "ten", "0", "-1", "1.5/s", "10/x", "1/9999999999999999d");
         add(cases, RULE + "tokens-per-second", none, "fast", "0", "10 per second");
         add(cases, RULE + "burst", rate, "0", "-1", "abc", "2.5", "99999999999999999999");
-        add(cases, RULE + "limits", none, "10/s burst 0", "abc", " ", "0/s", "10/s burst x");
+        add(cases, RULE + "limits", none, "10/s burst 0", "abc", " ", "0/s", "10/s burst x",
+                String.join(",", java.util.Collections.nCopies(17, "1/s")));
         add(cases, RULE + "key", rate, "cookie:session", "header:", "ip,", "resolver:1com.Keys");
         add(cases, RULE + "cost", rate, "body:size", "1.5", "99999999999999999999", "11", "0");
         add(cases, RULE + "default-cost", statedCost, "-1", "1.5", "abc", "11");

@@ -562,6 +562,15 @@ class ConfigReaderTest {
     }
 
     @Test
+    void refusesMoreLimitsThanARuleMayHave() {
+        String seventeen = String.join(", ", java.util.Collections.nCopies(17, "1/s"));
+        assertThat(problems(RULE + "limits", seventeen)).containsExactly(
+                "tollgate.rules.search.limits = '" + seventeen + "': 17 limits; a rule has at most 16");
+        assertThat(read(RULE + "limits", String.join(", ", java.util.Collections.nCopies(16, "1/s"))).rule("search").limits())
+                .hasSize(16);
+    }
+
+    @Test
     void aRuleWithoutARateNamesTheAnnotationsThatUseIt() {
         RuleDefaults reports = new RuleDefaults("reports")
                 .merge("app.ReportsResource.run", "", 0, "principal", "")

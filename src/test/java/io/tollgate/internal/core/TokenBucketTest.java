@@ -278,9 +278,47 @@ class TokenBucketTest {
         assertThat(o.remaining()).isEqualTo(3);
         TokenBucket smaller = TokenBucket.of(Limit.of(2, 3, Duration.ofSeconds(1)));
         assertThat(at(smaller, T0, 0).remaining()).isEqualTo(2);
-        // a rule with another number of limits starts from full buckets
+        // a rule with another number of limits keeps the tokens too (see the next test)
         TokenBucket two = TokenBucket.of(Limit.of(10, 1, Duration.ofSeconds(1)), Limit.of(100, 1, Duration.ofSeconds(1)));
-        assertThat(at(two, T0, 0).remaining()).isEqualTo(10);
+        assertThat(at(two, T0, 0).remaining()).isEqualTo(3);
+    }
+
+    @Test
+    void aRuleWithAnotherNumberOfLimitsStartsFromTheFewestTokensAnyStoredLimitHeld() {
+        TokenBucket two = TokenBucket.of(Limit.of(10, 10, Duration.ofSeconds(1)), Limit.of(20, 20, Duration.ofHours(1)));
+        at(two, T0, 7); // 3 and 13 tokens left
+        TokenBucket one = TokenBucket.of(Limit.of(50, 10, Duration.ofSeconds(1)));
+        assertThat(one.tryConsume(state, 0, T0).remaining()).isEqualTo(3);
+        assertThat(one.tryConsume(state, 4, T0).allowed()).isFalse();
+        assertThat(one.tryConsume(state, 3, T0).allowed()).isTrue();
+        // from the stored time on it refills at the new rule's rate: 5 more tokens in 0.5 s
+        assertThat(one.tryConsume(state, 9, T0 + 500_000).allowed()).isFalse();
+        Outcome later = one.tryConsume(state, 8, T0 + 500_000);
+        assertThat(later.allowed()).isTrue();
+        assertThat(later.newState()).hasSize(3);
+
+        // each limit of the new rule is capped at its own burst
+        TokenBucket three = TokenBucket.of(Limit.of(2, 1, Duration.ofSeconds(1)), Limit.of(100, 1, Duration.ofSeconds(1)),
+                Limit.of(5, 5, Duration.ofHours(1)));
+        Outcome capped = three.tryConsume(state, 2, T0);
+        assertThat(capped.allowed()).isTrue();
+        assertThat(capped.newState()).containsExactly(T0, 1_000_000, 0, 1_000_000, 1_000_000, 720_000_000, 720_000_000);
+        // a stored state with no whole token left carries none
+        state = two.tryConsume(null, 10, T0).newState();
+        assertThat(one.tryConsume(state, 1, T0).allowed()).isFalse();
+    }
+
+    @Test
+    void aKeyAlternatingBetweenRulesWithAnotherNumberOfLimitsGrantsNoMoreThanOneBurst() {
+        TokenBucket old = TokenBucket.of(Limit.of(10, 1, Duration.ofHours(1)));
+        TokenBucket changed = TokenBucket.of(Limit.of(10, 1, Duration.ofHours(1)), Limit.of(1000, 1, Duration.ofDays(1)));
+        long granted = 0;
+        for (int i = 0; i < 40; i++) { // members with the old and the new rule take turns on the key, at one instant
+            if (at(i % 2 == 0 ? old : changed, T0, 1).allowed()) {
+                granted++;
+            }
+        }
+        assertThat(granted).isEqualTo(10);
     }
 
     @Test
@@ -308,5 +346,55 @@ class TokenBucketTest {
         assertThat(decision.retryAfterSeconds()).isEqualTo(1);
         assertThat(decision.resetAfter()).isEqualTo(Duration.ofMillis(1950));
         assertThat(decision.resetAfterSeconds()).isEqualTo(2);
+    }
+
+    @Test
+    void aSpecIsRebuiltOnlyIfALimitCouldHaveMadeIt() {
+        TokenBucket bucket = TokenBucket.of(Limit.of(10, 3, Duration.ofSeconds(1)), Limit.of(100, 1, Duration.ofHours(1)));
+        assertThat(TokenBucket.fromSpec(bucket.spec().clone())).isEqualTo(bucket);
+        long[] sixteen = new long[16 * 3];
+        for (int i = 0; i < sixteen.length; i += 3) {
+            System.arraycopy(bucket.spec(), 0, sixteen, i, 3);
+        }
+        assertThat(TokenBucket.fromSpec(sixteen).limitCount()).isEqualTo(16);
+        assertThatThrownBy(() -> TokenBucket.fromSpec(new long[17 * 3]))
+                .hasMessage("malformed bucket spec of 51 longs: expected 1 to 16 limits of 3 longs each");
+        assertThatThrownBy(() -> TokenBucket.fromSpec(new long[0])).hasMessageStartingWith("malformed bucket spec of 0 longs");
+        assertThatThrownBy(() -> TokenBucket.fromSpec(new long[4])).hasMessageStartingWith("malformed bucket spec of 4 longs");
+        assertThatThrownBy(() -> TokenBucket.fromSpec(new long[] {0, 1, 1}))
+                .hasMessage("malformed bucket spec: limit 0 has a capacity of 0 units, outside [1, 2^61]");
+        assertThatThrownBy(() -> TokenBucket.fromSpec(new long[] {(1L << 61) + 1, 1, 1}))
+                .hasMessageContaining("a capacity of 2305843009213693953 units");
+        assertThatThrownBy(() -> TokenBucket.fromSpec(new long[] {10, 1, 1, 10, -1, 1}))
+                .hasMessage("malformed bucket spec: limit 1 has a refill of -1 units per µs, outside [1, 2^61]");
+        assertThatThrownBy(() -> TokenBucket.fromSpec(new long[] {10, 1, 3}))
+                .hasMessage("malformed bucket spec: limit 0 has 3 units per token, which do not divide its capacity of 10 units "
+                        + "or exceed the longest period");
+        assertThatThrownBy(() -> TokenBucket.fromSpec(new long[] {10, 1, 0})).hasMessageContaining("has 0 units per token");
+        assertThatThrownBy(() -> TokenBucket.of(java.util.Collections.nCopies(17, Limit.of(1, 1, Duration.ofSeconds(1)))))
+                .isInstanceOf(InvalidDefinitionException.class)
+                .hasMessage("limits = 17 limits: a rule has at most 16");
+    }
+
+    @Test
+    void aMalformedStateIsRefusedAndNothingIsDecided() {
+        TokenBucket bucket = TokenBucket.of(Limit.of(10, 10, Duration.ofSeconds(1)));
+        long upt = Limit.of(10, 10, Duration.ofSeconds(1)).unitsPerToken();
+        assertThatThrownBy(() -> bucket.tryConsume(new long[0], 1, T0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("malformed bucket state of 0 longs: expected a timestamp and 1 to 16 limits of 2 longs each");
+        assertThatThrownBy(() -> bucket.tryConsume(new long[] {T0, upt}, 1, T0)).hasMessageStartingWith("malformed bucket state of 2 longs");
+        assertThatThrownBy(() -> bucket.tryConsume(new long[35], 1, T0)).hasMessageStartingWith("malformed bucket state of 35 longs");
+        assertThatThrownBy(() -> bucket.tryConsume(new long[] {-1, upt, 0}, 1, T0))
+                .hasMessage("malformed bucket state: a timestamp of -1 µs");
+        assertThatThrownBy(() -> bucket.tryConsume(new long[] {T0, 0, 5}, 1, T0))
+                .hasMessage("malformed bucket state: limit 0 has 0 units per token, outside [1, 2^61]");
+        assertThatThrownBy(() -> bucket.tryConsume(new long[] {T0, upt, 0, upt, -5}, 1, T0))
+                .hasMessage("malformed bucket state: limit 1 holds -5 units, outside [0, 2^61]");
+        // the same checks hold for a whole batch: the first malformed state stops it before any decision
+        Outcome[] outcomes = new Outcome[2];
+        assertThatThrownBy(() -> bucket.tryConsumeAll(new long[] {T0, -1, 0}, new long[] {1, 1}, T0, outcomes))
+                .hasMessageContaining("units per token");
+        assertThat(outcomes).containsOnlyNulls();
     }
 }

@@ -1,6 +1,7 @@
 package io.tollgate.internal.hazelcast;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.core.TokenBucket;
@@ -10,6 +11,7 @@ import io.tollgate.testing.HazelcastTestCluster;
 import io.tollgate.testing.SharedCluster;
 import io.tollgate.testing.TestClock;
 import java.time.Duration;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
@@ -70,5 +72,26 @@ class HazelcastMemberStoreTest extends BucketStoreContract {
         assertThat(store.acquire(key("never-charged"), bucket, 0).toCompletableFuture().get(30, TimeUnit.SECONDS).allowed()).isTrue();
         assertThat(store.map().size()).isEqualTo(20);
         store.map().destroy();
+    }
+
+    @Test
+    void aMalformedStoredStateIsRefusedAndLeftAsItWas() throws Exception {
+        HazelcastBucketStore store = new HazelcastBucketStore(cluster.member(0), BucketMapConfig.DEFAULT_MAP_NAME, true);
+        TokenBucket bucket = TokenBucket.of(Limit.of(10, 1, Duration.ofHours(1)));
+        for (int i = 0; i < 6; i++) { // keys on every member: remote and local owners
+            String key = key("malformed-" + i);
+            long[] garbage = {cluster.clock().nowMicros(), 0, 5};
+            store.map().put(key, garbage);
+            Throwable single = catchThrowable(() -> store.acquire(key, bucket, 1).toCompletableFuture().get(30, TimeUnit.SECONDS));
+            Throwable batch = catchThrowable(() -> store.acquireAll(key, bucket, new long[] {1, 1}, new long[2])
+                    .toCompletableFuture().get(30, TimeUnit.SECONDS));
+            for (Throwable failure : new Throwable[] {single, batch}) {
+                assertThat(failure).isInstanceOf(ExecutionException.class);
+                assertThat(failure.getCause()).hasMessage("Tollgate refuses to decide on bucket '" + key + "': malformed bucket state: "
+                        + "limit 0 has 0 units per token, outside [1, 2^61]; nothing was written");
+            }
+            assertThat(store.map().get(key)).isEqualTo(garbage);
+            store.map().delete(key);
+        }
     }
 }

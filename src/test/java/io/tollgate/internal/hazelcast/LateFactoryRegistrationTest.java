@@ -44,7 +44,7 @@ class LateFactoryRegistrationTest {
                 registrations.add(registration);
             }
             assertThat(acquire(store, remote, bucket, 2).remaining()).isEqualTo(3);
-            Outcome[] batch = store.acquireAll(remote, bucket, new long[] {1, 1, 2}, 0).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            Outcome[] batch = store.acquireAll(remote, bucket, new long[] {1, 1, 2}, new long[3]).toCompletableFuture().get(30, TimeUnit.SECONDS);
             assertThat(batch[0].remaining()).isEqualTo(2);
             assertThat(batch[1].remaining()).isEqualTo(1);
             assertThat(batch[2].allowed()).isFalse();

@@ -201,6 +201,17 @@ public abstract class BucketStoreContract {
     }
 
     @Test
+    void aRuleWithAnotherNumberOfLimitsKeepsNoMoreThanTheFewestTokensItsBucketHeld() {
+        String key = key("limit-count");
+        TokenBucket two = TokenBucket.of(Limit.of(10, 1, Duration.ofHours(1)), Limit.of(20, 1, Duration.ofHours(1)));
+        assertThat(acquire(key, two, 7).allowed()).isTrue(); // 3 and 13 tokens left
+        TokenBucket one = TokenBucket.of(Limit.of(50, 1, Duration.ofHours(1)));
+        assertThat(acquire(key, one, 4).allowed()).isFalse();
+        assertThat(acquire(key, one, 3).allowed()).isTrue();
+        assertThat(acquire(key, two, 1).allowed()).isFalse();
+    }
+
+    @Test
     void grantsExactlyTheTokensThereAreUnderConcurrency() throws Exception {
         String key = key("concurrent");
         TokenBucket bucket = TokenBucket.of(Limit.of(300, 1, Duration.ofHours(1)));

@@ -24,7 +24,7 @@ public final class CountingStore implements BatchingBucketStore {
     }
 
     @Override
-    public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long waitedNanos) {
+    public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long[] waitedNanos) {
         calls.incrementAndGet();
         decisions.addAndGet(costs.length);
         return store.acquireAll(key, bucket, costs, waitedNanos);

@@ -138,7 +138,7 @@ class OptimizationsTest {
         }
 
         @Override
-        public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long waitedNanos) {
+        public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long[] waitedNanos) {
             return later(store.acquireAll(key, bucket, costs, waitedNanos));
         }
 
