@@ -19,12 +19,14 @@ import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * With the store gone, each rule answers by its {@code on-store-failure} policy: fail open lets
  * requests through uncharged, fail closed denies them with Retry-After 1.
  */
+@Tag("hazelcast")
 class StoreFailureTest {
 
     private static TestApp.Builder app() {
