@@ -117,6 +117,11 @@ public final class Decision {
         return micros(resetAfterMicros);
     }
 
+    /** @return {@link #resetAfter()} in microseconds */
+    public long resetAfterMicros() {
+        return resetAfterMicros;
+    }
+
     /** @return {@link #resetAfter()} in whole seconds, rounded up */
     public long resetAfterSeconds() {
         return ceilSeconds(resetAfterMicros);

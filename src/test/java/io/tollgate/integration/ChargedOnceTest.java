@@ -89,7 +89,7 @@ class ChargedOnceTest {
         HttpResponse<String> denied = app.get("reports/acme");
         assertThat(denied.statusCode()).isEqualTo(429);
         assertThat(Long.parseLong(header(denied, "Retry-After"))).isBetween(3600L, 5400L);
-        assertThat(header(denied, "RateLimit")).isEqualTo("\"reports\";r=0;t=7200");
+        assertThat(header(denied, "RateLimit")).isEqualTo("\"reports\";r=0;t=3600");
         assertThat(json(denied).getString("rule")).isEqualTo("reports");
         assertThat(allowedOf("reports/globex", 4)).isEqualTo(2);
     }
@@ -107,7 +107,7 @@ class ChargedOnceTest {
     @Test
     void aRuleDefinedInTheAnnotationIsNamedAfterTheMethodAndConfigurationOverridesIt() throws Exception {
         HttpResponse<String> first = app.get("inline");
-        assertThat(header(first, "RateLimit-Policy")).isEqualTo("\"io.tollgate.app.InlineResource.get\";q=4;w=7200");
+        assertThat(header(first, "RateLimit-Policy")).isEqualTo("\"io.tollgate.app.InlineResource.get\";q=2;w=3600");
         assertThat(allowedOf("inline", 5)).isEqualTo(3);
     }
 

@@ -313,6 +313,16 @@ class HostileInputTest {
             return isV4() ? v4() : rfc5952(groups());
         }
 
+        /** The README's key=ip: an IPv4 address as it is, an IPv6 one as its /64 ({@code tollgate.key.ipv6-prefix}). */
+        String key() {
+            if (isV4()) {
+                return v4();
+            }
+            int[] network = groups();
+            java.util.Arrays.fill(network, 4, 8, 0);
+            return rfc5952(network) + "/64";
+        }
+
         private String v4() {
             return (bytes[0] & 0xFF) + "." + (bytes[1] & 0xFF) + "." + (bytes[2] & 0xFF) + "." + (bytes[3] & 0xFF);
         }
@@ -563,12 +573,19 @@ class HostileInputTest {
         final String forwarded;
         final String key;
         final boolean address;
+        /** For an address, its canonical text (what a probe sends); else as written. */
+        final String canonical;
 
         Hop(String xff, String forwarded, String key, boolean address) {
+            this(xff, forwarded, key, address, key);
+        }
+
+        Hop(String xff, String forwarded, String key, boolean address, String canonical) {
             this.xff = xff;
             this.forwarded = forwarded;
             this.key = key;
             this.address = address;
+            this.canonical = canonical;
         }
 
         /**
@@ -580,21 +597,21 @@ class HostileInputTest {
                 return forwardedHeader ? "for=" + forwarded : xff;
             }
             if (!forwardedHeader) {
-                return key;
+                return canonical;
             }
-            return key.indexOf(':') >= 0 ? "for=\"[" + key + "]\"" : "for=" + key;
+            return canonical.indexOf(':') >= 0 ? "for=\"[" + canonical + "]\"" : "for=" + canonical;
         }
     }
 
     private static Hop addressHop(Address a, Random r) {
         if (r.nextInt(4) == 0) {
             String withPort = a.withPort(r);
-            return new Hop(withPort, "\"" + withPort + "\"", a.canonical(), true);
+            return new Hop(withPort, "\"" + withPort + "\"", a.key(), true, a.canonical());
         }
         String spelled = a.spelling(r);
         boolean v6Text = spelled.indexOf(':') >= 0;
         String forwarded = v6Text ? (r.nextBoolean() ? "\"[" + spelled + "]\"" : spelled) : (r.nextBoolean() ? "\"" + spelled + "\"" : spelled);
-        return new Hop(spelled, forwarded, a.canonical(), true);
+        return new Hop(spelled, forwarded, a.key(), true, a.canonical());
     }
 
     /** The hop a trusted proxy wrote for its client: usually an address, sometimes what a broken proxy writes. */

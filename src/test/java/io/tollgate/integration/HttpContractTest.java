@@ -72,22 +72,23 @@ class HttpContractTest {
         HttpResponse<String> first = app.get("search?q=tea", "X-Api-Key", client);
         assertThat(first.statusCode()).isEqualTo(200);
         assertThat(first.body()).isEqualTo("results for tea");
-        assertThat(header(first, "RateLimit-Policy")).isEqualTo("\"search\";q=3;w=10800");
+        assertThat(header(first, "RateLimit-Policy")).isEqualTo("\"search\";q=1;w=3600");
         assertThat(header(first, "RateLimit")).isEqualTo("\"search\";r=2;t=3600");
-        assertThat(header(app.get("search?q=tea"), "RateLimit")).isEqualTo("\"search\";r=1;t=7200");
-        assertThat(header(app.get("search?q=tea"), "RateLimit")).isEqualTo("\"search\";r=0;t=10800");
+        assertThat(header(app.get("search?q=tea"), "RateLimit")).isEqualTo("\"search\";r=1;t=3600");
+        assertThat(header(app.get("search?q=tea"), "RateLimit")).isEqualTo("\"search\";r=0;t=3600");
         assertThat(header(first, "Retry-After")).isNull();
 
         HttpResponse<String> denied = app.get("search?q=tea");
         assertThat(denied.statusCode()).isEqualTo(429);
         assertThat(header(denied, "Content-Type")).isEqualTo("application/problem+json");
-        assertThat(header(denied, "RateLimit-Policy")).isEqualTo("\"search\";q=3;w=10800");
-        assertThat(header(denied, "RateLimit")).isEqualTo("\"search\";r=0;t=10800");
+        assertThat(header(denied, "RateLimit-Policy")).isEqualTo("\"search\";q=1;w=3600");
+        assertThat(header(denied, "RateLimit")).isEqualTo("\"search\";r=0;t=3600");
         long retryAfter = Long.parseLong(header(denied, "Retry-After"));
         assertThat(retryAfter).isBetween(3600L, 5400L); // one hour, plus up to 50% per-client jitter
         JsonObject problem = json(denied);
-        assertThat(problem.getString("type")).isEqualTo("urn:tollgate:problem:rate-limited");
-        assertThat(problem.getString("title")).isEqualTo("Too Many Requests");
+        assertThat(problem.getString("type")).isEqualTo("https://iana.org/assignments/http-problem-types#quota-exceeded");
+        assertThat(problem.getString("title")).isEqualTo("Quota Exceeded");
+        assertThat(problem.getJsonArray("violated-policies").getString(0)).isEqualTo("search");
         assertThat(problem.getInt("status")).isEqualTo(429);
         assertThat(problem.getString("rule")).isEqualTo("search");
         assertThat(problem.getInt("limit")).isEqualTo(3);
@@ -100,7 +101,7 @@ class HttpContractTest {
         cluster.clock().advance(Duration.ofHours(1));
         HttpResponse<String> later = app.get("search?q=tea");
         assertThat(later.statusCode()).isEqualTo(200);
-        assertThat(header(later, "RateLimit")).isEqualTo("\"search\";r=0;t=10800");
+        assertThat(header(later, "RateLimit")).isEqualTo("\"search\";r=0;t=3600");
     }
 
     @Test
@@ -124,7 +125,7 @@ class HttpContractTest {
     void aRuleWithSeveralLimitsAdvertisesEachAndReportsTheTightest() throws Exception {
         HttpResponse<String> first = app.get("keys/global");
         assertThat(first.statusCode()).isEqualTo(200);
-        assertThat(header(first, "RateLimit-Policy")).isEqualTo("\"everyone\";q=20;w=2, \"everyone.1\";q=25;w=3600");
+        assertThat(header(first, "RateLimit-Policy")).isEqualTo("\"everyone\";q=10;w=1, \"everyone.1\";q=25;w=3600");
         assertThat(header(first, "RateLimit")).isEqualTo("\"everyone\";r=19;t=1");
         for (int i = 0; i < 19; i++) {
             app.get("keys/global");
@@ -139,6 +140,7 @@ class HttpContractTest {
         assertThat(hourly.statusCode()).isEqualTo(429);
         assertThat(header(hourly, "RateLimit")).startsWith("\"everyone.1\";r=0;");
         assertThat(json(hourly).getString("rule")).isEqualTo("everyone");
+        assertThat(json(hourly).getJsonArray("violated-policies").getString(0)).isEqualTo("everyone.1");
         assertThat(Long.parseLong(header(hourly, "Retry-After"))).isBetween(144L, 216L); // 3600/25 s per token
     }
 

@@ -59,7 +59,7 @@ class TiersTest {
         String free = "Bearer " + Tokens.token("free-user", Map.of("plan", "free"));
         String paid = "Bearer " + Tokens.token("paid-user", Map.of("plan", "paid"));
         String otherFree = "Bearer " + Tokens.token("other-free-user", Map.of("plan", "free"));
-        assertThat(header(app.get("plans", "Authorization", paid), "RateLimit-Policy")).isEqualTo("\"paid-plan\";q=5;w=18000");
+        assertThat(header(app.get("plans", "Authorization", paid), "RateLimit-Policy")).isEqualTo("\"paid-plan\";q=1;w=3600");
         assertThat(allowedOf(free, 10)).isEqualTo(2);
         assertThat(allowedOf(paid, 10)).isEqualTo(4);
         assertThat(allowedOf(otherFree, 10)).isEqualTo(2);

@@ -56,6 +56,7 @@ public final class TestApp implements AutoCloseable {
         private final List<Class<?>> beans = new ArrayList<>();
         private final List<Class<?>> resources = new ArrayList<>();
         private HazelcastInstance hazelcast;
+        private final Map<String, Class<? extends jakarta.servlet.http.HttpServlet>> servlets = new LinkedHashMap<>();
 
         /** Sets a MicroProfile Config property; {@code null} removes one set before. */
         public Builder property(String name, String value) {
@@ -84,6 +85,13 @@ public final class TestApp implements AutoCloseable {
             return this;
         }
 
+        /** Adds a plain servlet (a CDI-injected instance of {@code type}) at {@code path}, beside JAX-RS. */
+        public Builder servlet(String path, Class<? extends jakarta.servlet.http.HttpServlet> type) {
+            servlets.put(path, type);
+            beans.add(type);
+            return this;
+        }
+
         /** Makes the application hand Tollgate this instance through a {@code @TollgateHazelcast} producer. */
         public Builder hazelcast(HazelcastInstance instance) {
             this.hazelcast = instance;
@@ -109,6 +117,7 @@ public final class TestApp implements AutoCloseable {
                             io.smallrye.jwt.auth.cdi.ClaimValueProducer.class,
                             io.smallrye.jwt.auth.cdi.JsonValueProducer.class,
                             io.smallrye.jwt.auth.cdi.RawClaimTypeProducer.class)
+                    .addBeanClasses(TestServletRequests.class)
                     .addBeanClasses(beans.toArray(new Class<?>[0]));
             TestHazelcastProducer.instance = hazelcast;
             if (hazelcast != null) {
@@ -116,7 +125,7 @@ public final class TestApp implements AutoCloseable {
             }
             WeldContainer cdi = weld.initialize();
             ResourceConfig jaxrs = new ResourceConfig().packages("io.tollgate.internal.jaxrs").register(TestAuthFilter.class);
-            beans.stream().filter(type -> type.isAnnotationPresent(jakarta.ws.rs.Path.class)).forEach(jaxrs::register);
+            beans.stream().filter(TestApp::isResource).forEach(jaxrs::register);
             resources.forEach(jaxrs::register);
             HttpServer http = new HttpServer();
             NetworkListener listener = new NetworkListener("tollgate-test", "127.0.0.1", 0);
@@ -138,6 +147,12 @@ public final class TestApp implements AutoCloseable {
                 }
             };
             WebappContext webapp = new WebappContext("tollgate-test", "");
+            webapp.addFilter("requests", TestServletRequests.filter()).addMappingForUrlPatterns(null, "/*");
+            for (Map.Entry<String, Class<? extends jakarta.servlet.http.HttpServlet>> plain : servlets.entrySet()) {
+                String name = plain.getValue().getSimpleName();
+                webapp.addServlet(name, cdi.select(plain.getValue()).get()).addMapping(plain.getKey());
+                webapp.addFilter("context-" + name, TestServletRequests.requestContext()).addMappingForServletNames(null, name);
+            }
             webapp.addServlet("jaxrs", servlet).addMapping("/*");
             try {
                 webapp.deploy(http);
@@ -159,6 +174,19 @@ public final class TestApp implements AutoCloseable {
             }
             return new TestApp(cdi, http, webapp, URI.create("http://127.0.0.1:" + http.getListener("tollgate-test").getPort() + "/"));
         }
+    }
+
+    /** A JAX-RS resource: {@code @Path} on the class, or on an interface it implements (as generated APIs have it). */
+    private static boolean isResource(Class<?> type) {
+        if (type.isAnnotationPresent(jakarta.ws.rs.Path.class)) {
+            return true;
+        }
+        for (Class<?> implemented : type.getInterfaces()) {
+            if (implemented.isAnnotationPresent(jakarta.ws.rs.Path.class)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Forgets SmallRye Config's cached configuration, so the next application reads the test's properties. */

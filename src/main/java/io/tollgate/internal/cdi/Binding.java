@@ -19,26 +19,33 @@ import java.util.Set;
 public final class Binding {
 
     /** Nothing to check. */
-    public static final Binding NONE = new Binding(List.of(), -1);
+    public static final Binding NONE = new Binding(List.of(), -1, "");
 
     private final List<RuleConfig> rules;
     private final int keyParameter;
+    /** The method's name and parameter types: the same whichever class or interface names it. */
+    private final String signature;
 
-    private Binding(List<RuleConfig> rules, int keyParameter) {
+    private Binding(List<RuleConfig> rules, int keyParameter, String signature) {
         this.rules = rules;
         this.keyParameter = keyParameter;
+        this.signature = signature;
     }
 
     /**
+     * @param type   the class whose instance is called (the JAX-RS resource class, the CDI bean class)
+     * @param method the method called, as the runtime names it: the class's own, or the interface's it
+     *               implements (JAX-RS runtimes may name either)
      * @throws IllegalStateException naming the rule and the element, if a rule is not configured
      */
     public static Binding of(Class<?> type, Method method, TollgateConfig config) {
-        RateLimited annotation = annotation(type, method);
+        Method implementation = implementation(type, method);
+        RateLimited annotation = annotation(type, implementation);
         if (annotation == null) {
             return NONE;
         }
         List<RuleConfig> rules = new ArrayList<>();
-        for (String name : ruleNames(annotation, type, method)) {
+        for (String name : ruleNames(annotation, type, annotatedMethod(type, implementation))) {
             RuleConfig rule = config.rule(name);
             if (rule == null) {
                 throw new IllegalStateException("tollgate.rules." + name + ": rule '" + name + "' used by "
@@ -46,13 +53,102 @@ public final class Binding {
             }
             rules.add(rule);
         }
-        return new Binding(List.copyOf(rules), keyParameter(method));
+        int keyParameter = keyParameter(implementation);
+        Method annotated = annotatedMethod(type, implementation);
+        if (keyParameter < 0 && annotated != null && annotated != implementation) {
+            keyParameter = keyParameter(annotated);
+        }
+        return new Binding(List.copyOf(rules), keyParameter,
+                method.getName() + java.util.Arrays.toString(method.getParameterTypes()));
     }
 
-    /** @return the annotation that governs {@code method} of {@code type}: its own, else the type's */
+    /** @return the method of {@code type} that runs when {@code method} is called on one of its instances */
+    public static Method implementation(Class<?> type, Method method) {
+        if (method.getDeclaringClass() == type) {
+            return method;
+        }
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            try {
+                Method declared = c.getDeclaredMethod(method.getName(), method.getParameterTypes());
+                if (!declared.isBridge() && !java.lang.reflect.Modifier.isAbstract(declared.getModifiers())) {
+                    return declared;
+                }
+            } catch (NoSuchMethodException e) {
+                // look further up
+            }
+        }
+        return method;
+    }
+
+    /**
+     * @return the annotation that governs {@code method} of {@code type}: the method's own, else that of a
+     *         method it overrides or implements (as JAX-RS reads annotations from interfaces), else the type's,
+     *         else that of an interface the type implements
+     */
     public static RateLimited annotation(Class<?> type, Method method) {
-        RateLimited own = method.getAnnotation(RateLimited.class);
-        return own != null ? own : type.getAnnotation(RateLimited.class);
+        Method annotated = annotatedMethod(type, method);
+        if (annotated != null) {
+            return annotated.getAnnotation(RateLimited.class);
+        }
+        RateLimited onType = type.getAnnotation(RateLimited.class);
+        if (onType != null) {
+            return onType;
+        }
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            for (Class<?> implemented : c.getInterfaces()) {
+                RateLimited onInterface = typeAnnotation(implemented);
+                if (onInterface != null) {
+                    return onInterface;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** @return {@code method}, or the method it overrides or implements, that carries the annotation; or {@code null} */
+    private static Method annotatedMethod(Class<?> type, Method method) {
+        if (method.isAnnotationPresent(RateLimited.class)) {
+            return method;
+        }
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            Method found = annotatedIn(c, method);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    private static Method annotatedIn(Class<?> c, Method method) {
+        try {
+            Method declared = c.getDeclaredMethod(method.getName(), method.getParameterTypes());
+            if (declared.isAnnotationPresent(RateLimited.class)) {
+                return declared;
+            }
+        } catch (NoSuchMethodException e) {
+            // not declared here
+        }
+        for (Class<?> implemented : c.getInterfaces()) {
+            Method found = annotatedIn(implemented, method);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    private static RateLimited typeAnnotation(Class<?> type) {
+        RateLimited own = type.getAnnotation(RateLimited.class);
+        if (own != null) {
+            return own;
+        }
+        for (Class<?> parent : type.getInterfaces()) {
+            RateLimited inherited = typeAnnotation(parent);
+            if (inherited != null) {
+                return inherited;
+            }
+        }
+        return null;
     }
 
     /** @return the rule names of an annotation; with none, the element's own name */
@@ -74,6 +170,14 @@ public final class Binding {
         for (Class<?> c = type; c != null; c = c.getSuperclass()) {
             if (c.getDeclaredAnnotation(RateLimited.class) != null) {
                 return c;
+            }
+        }
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            for (Class<?> implemented : c.getInterfaces()) {
+                Class<?> found = declaringType(implemented);
+                if (found.getDeclaredAnnotation(RateLimited.class) != null) {
+                    return found;
+                }
             }
         }
         return type;
@@ -104,6 +208,15 @@ public final class Binding {
     /** @return the index of the key parameter, or -1 */
     public int keyParameter() {
         return keyParameter;
+    }
+
+    /**
+     * @return whether {@code other} stands for the same call as this: the same method (however the runtime or
+     *         the container names its class: the resource class, an interface, a generated subclass) and the
+     *         same rules
+     */
+    public boolean sameCall(Binding other) {
+        return other == this || (signature.equals(other.signature) && rules.equals(other.rules));
     }
 
     public boolean isEmpty() {

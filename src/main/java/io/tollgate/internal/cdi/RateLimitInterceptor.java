@@ -4,9 +4,12 @@ import io.tollgate.RateLimitExceededException;
 import io.tollgate.RateLimited;
 import io.tollgate.internal.limiter.RequestGate;
 import io.tollgate.internal.limiter.RuleCheck;
+import io.tollgate.internal.request.InvalidCostException;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.inject.Intercepted;
+import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
@@ -34,22 +37,35 @@ public class RateLimitInterceptor {
     @Inject
     BeanManager beans;
 
+    /**
+     * The bean whose method is called: its class is the one that carries the annotations. {@code null} for an
+     * instance the container intercepts without it being a bean (a JAX-RS resource that is not a CDI bean, which
+     * the runtime creates through CDI).
+     */
+    @Inject
+    @Intercepted
+    Bean<?> intercepted;
+
     @AroundInvoke
     public Object limit(InvocationContext invocation) throws Exception {
         Tollgate tollgate = extension.tollgate();
         Method method = invocation.getMethod();
-        Binding binding = tollgate.binding(beanClass(invocation.getTarget()), method);
+        Binding binding = tollgate.binding(intercepted != null ? intercepted.getBeanClass() : invocation.getTarget().getClass(), method);
         if (binding.isEmpty()) {
             return invocation.proceed();
         }
         boolean inRequest = requestActive();
-        if (inRequest && requestState.takeFilterCharge(method)) {
+        if (inRequest && requestState.takeFilterCharge(binding)) {
             return invocation.proceed();
         }
         Object[] arguments = invocation.getParameters();
         String key = binding.keyParameter() < 0 ? null : String.valueOf(arguments[binding.keyParameter()]);
-        List<RuleCheck> checks = tollgate.gate().check(binding.rules(), inRequest ? requestState.request() : null,
-                method, arguments, key);
+        List<RuleCheck> checks;
+        try {
+            checks = tollgate.gate().check(binding.rules(), inRequest ? requestState.request() : null, method, arguments, key);
+        } catch (InvalidCostException e) {
+            throw new RefusedCostException(e);
+        }
         if (inRequest) {
             requestState.record(checks);
         }
@@ -66,14 +82,5 @@ public class RateLimitInterceptor {
         } catch (ContextNotActiveException e) {
             return false;
         }
-    }
-
-    /** The bean's own class, beneath any proxy subclass the container generated. */
-    static Class<?> beanClass(Object target) {
-        Class<?> type = target.getClass();
-        while (type.isSynthetic() || type.getName().contains("$$") || type.getName().contains("$Proxy$")) {
-            type = type.getSuperclass();
-        }
-        return type;
     }
 }

@@ -7,6 +7,7 @@ import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.limiter.Limiter;
 import io.tollgate.internal.limiter.RequestGate;
+import io.tollgate.internal.request.HttpRequests;
 import io.tollgate.internal.store.BucketStore;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -33,16 +34,19 @@ public final class Tollgate implements AutoCloseable {
     private final BucketStore store;
     private final Limiter limiter;
     private final RequestGate gate;
-    private final ClassValue<Map<Method, Binding>> bindings = new ClassValue<>() {
-        @Override
-        protected Map<Method, Binding> computeValue(Class<?> type) {
-            return new ConcurrentHashMap<>();
-        }
-    };
+    private final HttpRequests httpRequests;
+    /**
+     * Per class, per method as callers name it, what applies. Held here, not in a {@code ClassValue}: a value
+     * attached to a class the server loaded (a runtime's own resource) would keep this application's classes
+     * alive after it is undeployed.
+     */
+    private final Map<Class<?>, Map<Method, Binding>> bindings = new ConcurrentHashMap<>();
 
-    Tollgate(TollgateConfig config, BucketStore store, Map<String, RateLimitKeyResolver> resolvers, DecisionObserver observer) {
+    Tollgate(TollgateConfig config, BucketStore store, Map<String, RateLimitKeyResolver> resolvers, DecisionObserver observer,
+            HttpRequests httpRequests) {
         this.config = config;
         this.store = store;
+        this.httpRequests = httpRequests;
         this.limiter = new Limiter(store, config.storeTimeout(), observer);
         this.gate = new RequestGate(limiter, name -> {
             RateLimitKeyResolver resolver = resolvers.get(name);
@@ -65,9 +69,18 @@ public final class Tollgate implements AutoCloseable {
         return gate;
     }
 
-    /** @return what applies to {@code method} called on an instance of {@code type} */
+    /** @return where the HTTP request being served comes from when JAX-RS did not hand it over */
+    public HttpRequests httpRequests() {
+        return httpRequests;
+    }
+
+    /**
+     * @return what applies to {@code method} called on an instance of {@code type}, whether the caller names the
+     *         class's own method or the interface method it implements (resolved once for each)
+     */
     public Binding binding(Class<?> type, Method method) {
-        return bindings.get(type).computeIfAbsent(method, m -> Binding.of(type, m, config));
+        return bindings.computeIfAbsent(type, t -> new ConcurrentHashMap<>())
+                .computeIfAbsent(method, m -> Binding.of(type, m, config));
     }
 
     /**
@@ -94,6 +107,7 @@ public final class Tollgate implements AutoCloseable {
 
     @Override
     public void close() {
+        bindings.clear();
         try {
             store.close();
         } catch (Exception e) {

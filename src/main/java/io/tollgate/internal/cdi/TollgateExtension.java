@@ -11,6 +11,7 @@ import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.core.Clock;
 import io.tollgate.internal.hazelcast.HazelcastStores;
 import io.tollgate.internal.limiter.DecisionObserver;
+import io.tollgate.internal.request.HttpRequests;
 import io.tollgate.internal.store.BatchingBucketStore;
 import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.CoalescingStore;
@@ -52,6 +53,7 @@ public class TollgateExtension implements Extension {
     private static final Logger LOG = Logger.getLogger(TollgateExtension.class.getName());
     private static final String READINESS_CHECK = "io.tollgate.internal.health.StoreReadiness";
     private static final String METRICS_BINDING = "io.tollgate.internal.metrics.MetricsBinding";
+    private static final String SERVLET_REQUESTS = "io.tollgate.internal.servlet.ServletHttpRequests";
 
     private final Map<String, RuleDefaults> annotations = new LinkedHashMap<>();
     private final List<AnnotatedType<?>> annotatedTypes = new ArrayList<>();
@@ -161,7 +163,7 @@ public class TollgateExtension implements Extension {
         try {
             store = openStore(config, beans);
             warmUp(store, config);
-            Tollgate running = new Tollgate(config, store, resolvers, observer(config, beans));
+            Tollgate running = new Tollgate(config, store, resolvers, observer(config, beans), httpRequests(beans));
             for (AnnotatedType<?> type : annotatedTypes) {
                 for (AnnotatedMethod<?> method : type.getMethods()) {
                     running.binding(type.getJavaClass(), method.getJavaMember()); // resolved now, not on first call
@@ -201,6 +203,26 @@ public class TollgateExtension implements Extension {
         } catch (RuntimeException | LinkageError e) {
             LOG.log(Level.WARNING, "Tollgate's metrics could not be registered; limiting goes on without them", e);
             return DecisionObserver.NONE;
+        }
+    }
+
+    /**
+     * @return the HTTP requests of this application as the Servlet API gives them (CDI's built-in
+     *         {@code HttpServletRequest} bean), where the application sees that API; else none (then only JAX-RS
+     *         hands requests over, and the client's address comes from the JAX-RS runtime)
+     */
+    private static HttpRequests httpRequests(BeanManager beans) {
+        if (optional(SERVLET_REQUESTS, "jakarta.servlet.http.HttpServletRequest").isEmpty()) {
+            LOG.fine("The Servlet API is not visible to the application: requests are known to Tollgate through JAX-RS only");
+            return HttpRequests.NONE;
+        }
+        try {
+            Object requests = Class.forName(SERVLET_REQUESTS, true, TollgateExtension.class.getClassLoader())
+                    .getMethod("create", BeanManager.class).invoke(null, beans);
+            return requests == null ? HttpRequests.NONE : (HttpRequests) requests;
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            LOG.log(Level.FINE, "The Servlet API's request is not available to Tollgate", e);
+            return HttpRequests.NONE;
         }
     }
 

@@ -3,6 +3,7 @@ package io.tollgate.internal.config;
 import io.tollgate.internal.core.InvalidDefinitionException;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.request.CostSpec;
+import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.KeySpec;
 import io.tollgate.internal.request.MatchSpec;
 import io.tollgate.internal.request.PathPattern;
@@ -42,6 +43,7 @@ public final class ConfigReader {
     static final String JITTER = "tollgate.retry-after.jitter";
     static final String TRUSTED_PROXIES = "tollgate.trusted-proxies";
     static final String FORWARDED_HEADER = "tollgate.trusted-proxies.header";
+    static final String IPV6_PREFIX = "tollgate.key.ipv6-prefix";
     static final String STORE = "tollgate.store";
     static final String STORE_TIMEOUT = "tollgate.store.timeout";
     static final String MEMORY_MAX_ENTRIES = "tollgate.memory.max-entries";
@@ -52,7 +54,7 @@ public final class ConfigReader {
     /** Read by the CDI extension before the rest, to decide whether the readiness check exists. */
     public static final String HEALTH = "tollgate.health";
     static final String HZ = "tollgate.hazelcast.";
-    static final List<String> GLOBALS = List.of(HEADERS, JITTER, TRUSTED_PROXIES, FORWARDED_HEADER, STORE, STORE_TIMEOUT, MEMORY_MAX_ENTRIES,
+    static final List<String> GLOBALS = List.of(HEADERS, JITTER, TRUSTED_PROXIES, FORWARDED_HEADER, IPV6_PREFIX, STORE, STORE_TIMEOUT, MEMORY_MAX_ENTRIES,
             DENIAL_CACHE, DENIAL_CACHE_MAX_ENTRIES, METRICS, HEALTH,
             HZ + "map", HZ + "max-entries-per-member", HZ + "backup-count", HZ + "jndi-name", HZ + "client.addresses",
             HZ + "client.config", HZ + "cluster-name", HZ + "config", HZ + "interface", HZ + "port", HZ + "members",
@@ -107,6 +109,7 @@ public final class ConfigReader {
                 choice(HEADERS, HeaderStyle.IETF, HeaderStyle.values()),
                 jitter(),
                 trustedProxies(),
+                (int) whole(IPV6_PREFIX, IncomingRequest.DEFAULT_IPV6_PREFIX, 1, 128),
                 choice(STORE, StoreType.HAZELCAST, StoreType.values()),
                 storeTimeout(),
                 (int) whole(MEMORY_MAX_ENTRIES, 100_000, 1, Integer.MAX_VALUE),

@@ -1,5 +1,7 @@
 package io.tollgate.internal.config;
 
+import io.tollgate.internal.request.IncomingRequest;
+import io.tollgate.internal.request.RequestView;
 import io.tollgate.internal.request.TrustedProxies;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +17,7 @@ public final class TollgateConfig {
     private final HeaderStyle headerStyle;
     private final double retryAfterJitter;
     private final TrustedProxies trustedProxies;
+    private final int ipv6Prefix;
     private final StoreType storeType;
     private final Duration storeTimeout;
     private final int memoryMaxEntries;
@@ -25,7 +28,7 @@ public final class TollgateConfig {
     private final boolean health;
 
     TollgateConfig(Map<String, RuleConfig> rules, HeaderStyle headerStyle, double retryAfterJitter,
-            TrustedProxies trustedProxies, StoreType storeType, Duration storeTimeout, int memoryMaxEntries,
+            TrustedProxies trustedProxies, int ipv6Prefix, StoreType storeType, Duration storeTimeout, int memoryMaxEntries,
             HazelcastSettings hazelcast, boolean denialCache, int denialCacheMaxEntries, boolean metrics, boolean health) {
         this.rules = Collections.unmodifiableMap(rules);
         List<RuleConfig> withPaths = new ArrayList<>();
@@ -38,6 +41,7 @@ public final class TollgateConfig {
         this.headerStyle = headerStyle;
         this.retryAfterJitter = retryAfterJitter;
         this.trustedProxies = trustedProxies;
+        this.ipv6Prefix = ipv6Prefix;
         this.storeType = storeType;
         this.storeTimeout = storeTimeout;
         this.memoryMaxEntries = memoryMaxEntries;
@@ -93,6 +97,16 @@ public final class TollgateConfig {
 
     public TrustedProxies trustedProxies() {
         return trustedProxies;
+    }
+
+    /** @return the leading bits of an IPv6 client address that make its {@code key=ip} (1 to 128) */
+    public int ipv6Prefix() {
+        return ipv6Prefix;
+    }
+
+    /** @return {@code view} as a request to check, with the client's address read as configured */
+    public IncomingRequest incoming(RequestView view) {
+        return new IncomingRequest(view, trustedProxies, ipv6Prefix);
     }
 
     public StoreType storeType() {

@@ -20,6 +20,8 @@ public final class Limit {
     static final long MAX_UNITS = 1L << 61;
     private static final int MAX_RATE_DECIMALS = 12;
     private static final long MICROS_PER_SECOND = 1_000_000L;
+    /** Longest window {@link #windowSeconds()} searches for a whole number of tokens, before it rounds. */
+    private static final long MAX_WINDOW_SECONDS = 86_400;
 
     private final long burst;
     private final long tokens;
@@ -27,6 +29,8 @@ public final class Limit {
     private final long unitsPerToken;
     private final long refillUnitsPerMicro;
     private final long capacityUnits;
+    private final long windowSeconds;
+    private final long tokensPerWindow;
 
     private Limit(long burst, long tokens, long periodMicros) {
         this.burst = burst;
@@ -46,6 +50,29 @@ public final class Limit {
                     "too large for a refill of " + rateText() + " (burst x period / rate exceeds 2^61)");
         }
         this.capacityUnits = units;
+        long[] window = window(tokens, periodMicros);
+        this.windowSeconds = window[0];
+        this.tokensPerWindow = window[1];
+    }
+
+    /**
+     * The rate as a whole number of tokens per whole number of seconds: the period itself when it is whole
+     * seconds, else the shortest whole-second window holding a whole number of tokens (5 per 100 ms: 50 per
+     * second), else the period rounded up with the tokens it surely refills, rounded down.
+     */
+    private static long[] window(long tokens, long periodMicros) {
+        if (periodMicros % MICROS_PER_SECOND == 0) {
+            return new long[] {periodMicros / MICROS_PER_SECOND, tokens};
+        }
+        BigInteger t = BigInteger.valueOf(tokens);
+        BigInteger p = BigInteger.valueOf(periodMicros);
+        BigInteger second = BigInteger.valueOf(MICROS_PER_SECOND);
+        // tokens x w s / period is whole for w = period / gcd(tokens x 1 s, period)
+        BigInteger smallest = p.divide(t.multiply(second).gcd(p));
+        BigInteger w = smallest.compareTo(BigInteger.valueOf(MAX_WINDOW_SECONDS)) <= 0 ? smallest
+                : p.add(second).subtract(BigInteger.ONE).divide(second);
+        BigInteger q = t.multiply(w).multiply(second).divide(p);
+        return new long[] {w.longValueExact(), q.min(BigInteger.valueOf(Long.MAX_VALUE)).longValue()};
     }
 
     /**
@@ -150,6 +177,29 @@ public final class Limit {
     /** @return the capacity in internal units */
     public long capacityUnits() {
         return capacityUnits;
+    }
+
+    /** @return a window in whole seconds for {@link #tokensPerWindow()}: the refill period, if it is whole seconds */
+    public long windowSeconds() {
+        return windowSeconds;
+    }
+
+    /** @return whole tokens refilled in {@link #windowSeconds()} (at least the rate, never more) */
+    public long tokensPerWindow() {
+        return tokensPerWindow;
+    }
+
+    /**
+     * @param remaining        whole tokens left
+     * @param resetAfterMicros µs until the bucket is full (as a decision reports it)
+     * @return µs until the bucket holds {@code remaining + 1} whole tokens (at least 1), or 0 if it is full
+     */
+    public long nextTokenMicros(long remaining, long resetAfterMicros) {
+        if (remaining >= burst || resetAfterMicros <= 0) {
+            return 0;
+        }
+        long afterNext = Math.floorDiv((burst - remaining - 1) * unitsPerToken, refillUnitsPerMicro);
+        return Math.max(1, resetAfterMicros - afterNext);
     }
 
     /** @return microseconds to refill an empty bucket completely */

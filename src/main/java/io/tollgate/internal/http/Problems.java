@@ -8,22 +8,31 @@ public final class Problems {
 
     /** The media type of the bodies. */
     public static final String MEDIA_TYPE = "application/problem+json";
-    /** The problem type of a rate-limit denial. */
-    public static final String RATE_LIMITED = "urn:tollgate:problem:rate-limited";
+    /** The problem type of a rate-limit denial (draft-ietf-httpapi-ratelimit-headers-11). */
+    public static final String QUOTA_EXCEEDED = "https://iana.org/assignments/http-problem-types#quota-exceeded";
+    /** The problem type of a denial because the store could not be asked ({@code on-store-failure=deny}). */
+    public static final String REDUCED_CAPACITY = "https://iana.org/assignments/http-problem-types#temporary-reduced-capacity";
     /** The problem type of a cost value that cannot be charged. */
     public static final String INVALID_COST = "urn:tollgate:problem:invalid-cost";
 
     private Problems() {
     }
 
-    /** @return the body of a 429 */
+    /**
+     * @return the body of a 429: the draft's problem type with {@code violated-policies} (the limit that
+     *         denied, named as in {@code RateLimit-Policy}), and the rule, its burst, the tokens left and the wait
+     */
     public static String tooManyRequests(Decision decision, long retryAfterSeconds) {
-        String detail = decision.storeUnavailable()
+        boolean unavailable = decision.storeUnavailable();
+        String detail = unavailable
                 ? "Rate limit rule '" + decision.rule() + "' could not be checked and denies requests until it can."
                 : "Rate limit rule '" + decision.rule() + "' allows " + decision.limit() + " at once; "
                         + decision.remaining() + " left, " + decision.cost() + " asked for. Retry after " + retryAfterSeconds + " s.";
-        return new StringBuilder(256).append("{\"type\":").append(quote(RATE_LIMITED))
-                .append(",\"title\":\"Too Many Requests\",\"status\":429,\"detail\":").append(quote(detail))
+        String policy = unavailable ? decision.rule() : RateLimitHeaders.policyId(decision.rule(), decision.limitIndex());
+        return new StringBuilder(320).append("{\"type\":").append(quote(unavailable ? REDUCED_CAPACITY : QUOTA_EXCEEDED))
+                .append(",\"title\":").append(quote(unavailable ? "Temporary Reduced Capacity" : "Quota Exceeded"))
+                .append(",\"status\":429,\"detail\":").append(quote(detail))
+                .append(",\"violated-policies\":[").append(quote(policy)).append(']')
                 .append(",\"rule\":").append(quote(decision.rule()))
                 .append(",\"limit\":").append(decision.limit())
                 .append(",\"remaining\":").append(decision.remaining())

@@ -16,15 +16,19 @@ import java.util.function.BiConsumer;
  * and decisions made without the store are not advertised.
  *
  * <ul>
- * <li>IETF (draft-ietf-httpapi-ratelimit-headers): {@code RateLimit-Policy: "search";q=20;w=2} with one
- * item per limit ({@code q} the burst, {@code w} the seconds to refill it), and
- * {@code RateLimit: "search";r=19;t=1} with one item per rule ({@code r} the tokens left,
- * {@code t} the seconds until full). A rule's second and later limits are {@code "search.1"}, ...
- * <li>legacy / x-ratelimit: {@code [X-]RateLimit-Limit}, {@code -Remaining}, {@code -Reset} (seconds)
- * of the rule with the fewest tokens left.
+ * <li>IETF (draft-ietf-httpapi-ratelimit-headers-11): {@code RateLimit-Policy: "search";q=10;w=1} with one
+ * item per limit ({@code q} the tokens the limit refills in a window of {@code w} whole seconds: its rate), and
+ * {@code RateLimit: "search";r=19;t=1} with one item per rule ({@code r} the whole tokens left in its
+ * tightest limit, {@code t} the seconds, rounded up, until that limit holds one more: within them the client
+ * can use no more than {@code r}; no {@code t} when the limit is full). A rule's second and later limits are
+ * {@code "search.1"}, ...
+ * <li>legacy / x-ratelimit: {@code [X-]RateLimit-Limit}, {@code -Remaining}, {@code -Reset} (seconds until
+ * full) of the rule with the fewest tokens left.
  * </ul>
  */
 public final class RateLimitHeaders {
+
+    private static final long MICROS_PER_SECOND = 1_000_000L;
 
     private RateLimitHeaders() {
     }
@@ -76,17 +80,32 @@ public final class RateLimitHeaders {
             List<Limit> limits = check.rule().limits();
             for (int i = 0; i < limits.size(); i++) {
                 Limit limit = limits.get(i);
-                separate(policy).append(id(check.rule().name(), i)).append(";q=").append(limit.burst())
-                        .append(";w=").append(Math.max(1, (limit.fillMicros() + 999_999) / 1_000_000));
+                separate(policy).append('"');
+                appendId(policy, check.rule().name(), i);
+                policy.append("\";q=").append(limit.tokensPerWindow()).append(";w=").append(limit.windowSeconds());
             }
             Decision decision = check.decision();
-            separate(current).append(id(check.rule().name(), decision.limitIndex())).append(";r=").append(decision.remaining())
-                    .append(";t=").append(decision.resetAfterSeconds());
+            separate(current).append('"');
+            appendId(current, check.rule().name(), decision.limitIndex());
+            current.append("\";r=").append(decision.remaining());
+            long nextToken = nextTokenSeconds(limits.get(decision.limitIndex()), decision);
+            if (nextToken > 0) {
+                current.append(";t=").append(nextToken);
+            }
         }
         if (policy.length() > 0) {
             header.accept("RateLimit-Policy", policy.toString());
             header.accept("RateLimit", current.toString());
         }
+    }
+
+    /**
+     * @return the {@code t} of {@code decision}: whole seconds, rounded up, until its limit holds one more token;
+     *         0 when it is full. Never more than a denial's exact wait, so {@code Retry-After} is never earlier.
+     */
+    public static long nextTokenSeconds(Limit limit, Decision decision) {
+        long micros = limit.nextTokenMicros(decision.remaining(), decision.resetAfterMicros());
+        return micros == 0 ? 0 : Math.floorDiv(micros + MICROS_PER_SECOND - 1, MICROS_PER_SECOND);
     }
 
     private static boolean advertised(RuleCheck check) {
@@ -97,9 +116,20 @@ public final class RateLimitHeaders {
         return field.length() == 0 ? field : field.append(", ");
     }
 
-    /** A structured-field string naming the limit. */
-    private static String id(String rule, int index) {
-        String name = index == 0 ? rule : rule + "." + index;
-        return '"' + name.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+    /** @return the name of a rule's limit as the headers and problem bodies give it: {@code search}, {@code search.1} */
+    public static String policyId(String rule, int index) {
+        return index == 0 ? rule : rule + "." + index;
+    }
+
+    /** The limit's name, escaped for a structured-field string (the quotes are the caller's). */
+    private static void appendId(StringBuilder out, String rule, int index) {
+        String name = policyId(rule, index);
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == '\\' || c == '"') {
+                out.append('\\');
+            }
+            out.append(c);
+        }
     }
 }

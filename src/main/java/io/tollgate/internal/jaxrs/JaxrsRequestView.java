@@ -1,20 +1,26 @@
 package io.tollgate.internal.jaxrs;
 
+import io.tollgate.internal.jwt.JwtClaims;
+import io.tollgate.internal.request.RequestPaths;
 import io.tollgate.internal.request.RequestView;
 import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.PathSegment;
 import jakarta.ws.rs.core.SecurityContext;
 import java.security.Principal;
+import java.util.ArrayList;
 import java.util.List;
 
 /** A {@link RequestView} over a JAX-RS request. */
 final class JaxrsRequestView implements RequestView {
 
     private final ContainerRequestContext context;
-    private final String remoteAddress;
+    private final PeerAddress peerAddress;
+    private String path;
+    private String remoteAddress;
 
-    JaxrsRequestView(ContainerRequestContext context, String remoteAddress) {
+    JaxrsRequestView(ContainerRequestContext context, PeerAddress peerAddress) {
         this.context = context;
-        this.remoteAddress = remoteAddress;
+        this.peerAddress = peerAddress;
     }
 
     @Override
@@ -37,8 +43,7 @@ final class JaxrsRequestView implements RequestView {
 
     @Override
     public String claim(String name) {
-        Principal principal = principalOrNull();
-        return principal == null || !JwtClaims.AVAILABLE ? null : JwtClaims.claim(principal, name);
+        return JwtClaims.AVAILABLE ? JwtClaims.claim(principalOrNull(), name) : null;
     }
 
     private Principal principalOrNull() {
@@ -46,14 +51,25 @@ final class JaxrsRequestView implements RequestView {
         return security == null ? null : security.getUserPrincipal();
     }
 
+    /** The path as the runtime routed it: its decoded segments without matrix parameters. */
     @Override
     public String path() {
-        String path = context.getUriInfo().getPath();
-        return path.startsWith("/") ? path : "/" + path;
+        if (path == null) {
+            List<PathSegment> segments = context.getUriInfo().getPathSegments(true);
+            List<String> decoded = new ArrayList<>(segments.size());
+            for (PathSegment segment : segments) {
+                decoded.add(segment.getPath());
+            }
+            path = RequestPaths.canonical(decoded);
+        }
+        return path;
     }
 
     @Override
     public String remoteAddress() {
+        if (remoteAddress == null) {
+            remoteAddress = peerAddress.of(context);
+        }
         return remoteAddress;
     }
 }

@@ -3,6 +3,7 @@ package io.tollgate.internal.jaxrs;
 import io.tollgate.Decision;
 import io.tollgate.RateLimitExceededException;
 import io.tollgate.internal.cdi.RequestState;
+import io.tollgate.internal.cdi.Tollgate;
 import io.tollgate.internal.cdi.TollgateExtension;
 import io.tollgate.internal.limiter.RuleCheck;
 import jakarta.enterprise.inject.spi.CDI;
@@ -35,6 +36,8 @@ public class RateLimitExceededMapper implements ExceptionMapper<RateLimitExceede
         } catch (RuntimeException e) {
             // no request context: no headers beyond Retry-After
         }
-        return Responses.tooManyRequests(extension.tollgate().config(), decision, key, checks);
+        Tollgate tollgate = extension.tollgate();
+        tollgate.httpRequests().beforeTooManyRequests();
+        return Responses.tooManyRequests(tollgate.config(), decision, key, checks);
     }
 }

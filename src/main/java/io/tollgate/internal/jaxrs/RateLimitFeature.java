@@ -7,17 +7,13 @@ import io.tollgate.internal.cdi.TollgateExtension;
 import io.tollgate.internal.config.RuleConfig;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.CDI;
-import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Priorities;
-import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.DynamicFeature;
 import jakarta.ws.rs.container.ResourceInfo;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.FeatureContext;
 import jakarta.ws.rs.ext.Provider;
 import java.lang.reflect.Method;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * Binds a {@link RateLimitFilter}, with the method's rules resolved now, to every resource method;
@@ -30,8 +26,8 @@ public class RateLimitFeature implements DynamicFeature {
     /** After authentication (keys may use the principal or JWT claims), before authorization. */
     static final int PRIORITY = Priorities.AUTHENTICATION + 500;
 
-    @Context
-    HttpServletRequest servletRequest;
+    /** One per application, made on first use: the application's runtime is not known before. */
+    private PeerAddress peerAddress;
 
     @Override
     public void configure(ResourceInfo resource, FeatureContext context) {
@@ -50,12 +46,14 @@ public class RateLimitFeature implements DynamicFeature {
             }
             rules = List.of();
         }
-        context.register(new RateLimitFilter(tollgate, method, rules, requestState, peerAddress()), PRIORITY);
+        context.register(new RateLimitFilter(tollgate, method, binding, rules, requestState, peerAddress(tollgate)), PRIORITY);
         context.register(new RateLimitResponseFilter(tollgate.config(), requestState), PRIORITY);
     }
 
-    private Function<ContainerRequestContext, String> peerAddress() {
-        HttpServletRequest request = servletRequest;
-        return context -> request.getRemoteAddr();
+    private synchronized PeerAddress peerAddress(Tollgate tollgate) {
+        if (peerAddress == null) {
+            peerAddress = new PeerAddress(tollgate.httpRequests());
+        }
+        return peerAddress;
     }
 }

@@ -1,5 +1,6 @@
 package io.tollgate.internal.jaxrs;
 
+import io.tollgate.internal.cdi.Binding;
 import io.tollgate.internal.cdi.RequestState;
 import io.tollgate.internal.cdi.Tollgate;
 import io.tollgate.internal.config.RuleConfig;
@@ -12,7 +13,6 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * Checks one resource method's rules (resolved when the application started) and the path rules
@@ -25,14 +25,21 @@ final class RateLimitFilter implements ContainerRequestFilter {
 
     private final Tollgate tollgate;
     private final Method resourceMethod;
+    private final Binding binding;
     private final List<RuleConfig> methodRules;
     private final RequestState requestState;
-    private final Function<ContainerRequestContext, String> peerAddress;
+    private final PeerAddress peerAddress;
 
-    RateLimitFilter(Tollgate tollgate, Method resourceMethod, List<RuleConfig> methodRules, RequestState requestState,
-            Function<ContainerRequestContext, String> peerAddress) {
+    /**
+     * @param binding     what the resource method's annotations say
+     * @param methodRules the rules this filter checks for them: the binding's, or none where the interceptor
+     *                    checks them (a {@code @RateLimitKey} parameter)
+     */
+    RateLimitFilter(Tollgate tollgate, Method resourceMethod, Binding binding, List<RuleConfig> methodRules,
+            RequestState requestState, PeerAddress peerAddress) {
         this.tollgate = tollgate;
         this.resourceMethod = resourceMethod;
+        this.binding = binding;
         this.methodRules = methodRules;
         this.requestState = requestState;
         this.peerAddress = peerAddress;
@@ -40,8 +47,7 @@ final class RateLimitFilter implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext context) {
-        IncomingRequest request = new IncomingRequest(new JaxrsRequestView(context, peerAddress.apply(context)),
-                tollgate.config().trustedProxies());
+        IncomingRequest request = tollgate.config().incoming(new JaxrsRequestView(context, peerAddress));
         requestState.begin(request);
         List<RuleConfig> rules = rulesFor(request);
         if (rules.isEmpty()) {
@@ -56,10 +62,11 @@ final class RateLimitFilter implements ContainerRequestFilter {
         }
         requestState.record(checks);
         if (!methodRules.isEmpty()) {
-            requestState.chargedByFilter(resourceMethod);
+            requestState.chargedByFilter(binding);
         }
         RuleCheck denial = RequestGate.denial(checks);
         if (denial != null) {
+            tollgate.httpRequests().beforeTooManyRequests();
             context.abortWith(Responses.tooManyRequests(tollgate.config(), denial, checks));
         }
     }

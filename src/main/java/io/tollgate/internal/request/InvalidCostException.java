@@ -1,7 +1,7 @@
 package io.tollgate.internal.request;
 
 /** A request's cost value that cannot be charged; answered with 400 and nothing charged. */
-public final class InvalidCostException extends RuntimeException {
+public class InvalidCostException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
@@ -18,6 +18,11 @@ public final class InvalidCostException extends RuntimeException {
         this.rule = rule;
         this.source = source;
         this.value = value;
+    }
+
+    /** A copy of {@code refused}, for a subclass that says more about how it travels (an EJB application exception). */
+    protected InvalidCostException(InvalidCostException refused) {
+        this(refused.rule, refused.source, refused.value, refused.getMessage());
     }
 
     /** @return this exception, naming the rule whose cost it was */

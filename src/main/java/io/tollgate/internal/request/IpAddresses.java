@@ -45,6 +45,26 @@ final class IpAddresses {
         }
     }
 
+    /**
+     * @param address     a client address as {@link ClientAddress} gives it
+     * @param ipv6Prefix  how many leading bits of an IPv6 address name its client (1 to 128)
+     * @return the key of that client: an IPv4 address as it is, an IPv6 address as its network of
+     *         {@code ipv6Prefix} bits ({@code 2001:db8:1:2::/64}), anything else as it is
+     */
+    static String clientKey(String address, int ipv6Prefix) {
+        if (ipv6Prefix >= 128 || address.indexOf(':') < 0) {
+            return address;
+        }
+        byte[] bytes = parse(address);
+        if (bytes == null || bytes.length != 16) {
+            return address;
+        }
+        for (int bit = ipv6Prefix; bit < 128; bit++) {
+            bytes[bit / 8] &= (byte) ~(0x80 >>> (bit % 8));
+        }
+        return format(bytes) + "/" + ipv6Prefix;
+    }
+
     private static byte[] parseV4(String text) {
         String[] parts = text.split("\\.", -1);
         if (parts.length != 4) {

@@ -142,7 +142,7 @@ public final class KeySpec {
                     value = resolvers.apply(resolverClass).resolve(rule, method, arguments);
                     break;
                 case IP:
-                    value = request == null ? null : request.clientAddress();
+                    value = request == null ? null : request.clientKey();
                     break;
                 case PATH:
                     value = request == null ? null : request.view().path();

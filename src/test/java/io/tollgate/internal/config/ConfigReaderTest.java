@@ -512,7 +512,7 @@ class ConfigReaderTest {
     @Test
     void refusesAnUnknownGlobalProperty() {
         String known = "unknown property; known ones are tollgate.rules.<name>.<attribute> and tollgate.headers, "
-                + "tollgate.retry-after.jitter, tollgate.trusted-proxies, tollgate.trusted-proxies.header, tollgate.store, tollgate.store.timeout, "
+                + "tollgate.retry-after.jitter, tollgate.trusted-proxies, tollgate.trusted-proxies.header, tollgate.key.ipv6-prefix, tollgate.store, tollgate.store.timeout, "
                 + "tollgate.memory.max-entries, tollgate.denial-cache, tollgate.denial-cache.max-entries, tollgate.metrics, tollgate.health, "
                 + "tollgate.hazelcast.map, tollgate.hazelcast.max-entries-per-member, "
                 + "tollgate.hazelcast.backup-count, tollgate.hazelcast.jndi-name, tollgate.hazelcast.client.addresses, "
@@ -588,6 +588,27 @@ class ConfigReaderTest {
     void refusesABadRate(String rate, String reason) {
         assertThat(problems(RULE + "rate", rate)).containsExactly(
                 "tollgate.rules.search.rate = '" + rate + "': " + reason);
+    }
+
+    /** The Quick start once wrote its comments at the ends of lines; a properties file keeps them in the value. */
+    @Test
+    void aValueThatLooksLikeItCarriesAnEndOfLineCommentIsRefusedSayingSo() {
+        String hint = "; a properties file has no end-of-line comments, so '%s' is part of the value: put the comment on a line of its own";
+        assertThat(problems(RULE + "rate", "10        # 10 tokens per second")).containsExactly(
+                "tollgate.rules.search.rate = '10        # 10 tokens per second': not a rate; " + RATE_HELP
+                        + String.format(hint, "# 10 tokens per second"));
+        assertThat(problems(RULE + "rate", "10", RULE + "burst", "20       # bucket capacity",
+                "tollgate.store.timeout", "1s ! one second", "tollgate.hazelcast.port", "5701\t# the first port")).containsExactly(
+                "tollgate.rules.search.burst = '20       # bucket capacity': not a whole number"
+                        + String.format(hint, "# bucket capacity"),
+                "tollgate.store.timeout = '1s ! one second': not a duration; use e.g. 250ms, 2s or PT0.25S"
+                        + String.format(hint, "! one second"),
+                "tollgate.hazelcast.port = '5701\t# the first port': not a whole number" + String.format(hint, "# the first port"));
+        assertThat(problems(RULE + "limits", "10/s burst 20, 1000/1h # per hour")).singleElement().asString()
+                .endsWith(String.format(hint, "# per hour"));
+        // without a space before it, '#' is not read as a comment: no hint
+        assertThat(problems(RULE + "rate", "10#per-second")).containsExactly(
+                "tollgate.rules.search.rate = '10#per-second': not a rate; " + RATE_HELP);
     }
 
     @Test

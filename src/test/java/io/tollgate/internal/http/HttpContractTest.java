@@ -166,42 +166,93 @@ class HttpContractTest {
 
     @Test
     void ietfHeadersDescribeTheRulePolicyAndItsState() {
+        // 10/s burst 20, 19 left: one token short of full, the next one in 100 ms
         assertThat(headers(HeaderStyle.IETF, allowed("search", 19, 20, 0, 100_000))).containsExactly(
-                Map.entry("RateLimit-Policy", "\"search\";q=20;w=2"),
+                Map.entry("RateLimit-Policy", "\"search\";q=10;w=1"),
                 Map.entry("RateLimit", "\"search\";r=19;t=1"));
     }
 
     @Test
     void ietfHeadersListEveryRuleTheRequestWentThrough() {
+        // 1000/1h with 997 left: full in 10.8 s, the next token in 3.6 s
         assertThat(headers(HeaderStyle.IETF,
                 allowed("search", 19, 20, 0, 100_000),
                 allowed("reports", 997, 1000, 0, 10_800_000))).containsExactly(
-                Map.entry("RateLimit-Policy", "\"search\";q=20;w=2, \"reports\";q=1000;w=3600"),
-                Map.entry("RateLimit", "\"search\";r=19;t=1, \"reports\";r=997;t=11"));
+                Map.entry("RateLimit-Policy", "\"search\";q=10;w=1, \"reports\";q=1000;w=3600"),
+                Map.entry("RateLimit", "\"search\";r=19;t=1, \"reports\";r=997;t=4"));
     }
 
     @Test
     void ietfHeadersNameTheSecondAndLaterLimitsOfARuleWithTheirIndex() {
         assertThat(headers(HeaderStyle.IETF, allowed("multi", 15, 20, 0, 500_000))).containsExactly(
-                Map.entry("RateLimit-Policy", "\"multi\";q=20;w=2, \"multi.1\";q=1000;w=3600"),
+                Map.entry("RateLimit-Policy", "\"multi\";q=10;w=1, \"multi.1\";q=1000;w=3600"),
                 Map.entry("RateLimit", "\"multi\";r=15;t=1"));
         RuleCheck hourly = check(rule("multi"), "client", Decision.of("multi", false, 1, 0, 1000, 1, 3_600 * SECOND, 3_600_000));
         assertThat(headers(HeaderStyle.IETF, hourly)).containsExactly(
-                Map.entry("RateLimit-Policy", "\"multi\";q=20;w=2, \"multi.1\";q=1000;w=3600"),
-                Map.entry("RateLimit", "\"multi.1\";r=0;t=3600"));
+                Map.entry("RateLimit-Policy", "\"multi\";q=10;w=1, \"multi.1\";q=1000;w=3600"),
+                Map.entry("RateLimit", "\"multi.1\";r=0;t=4"));
     }
 
     @Test
-    void theIetfWindowIsTheTimeToRefillTheBurstInWholeSecondsAtLeastOne() {
+    void theIetfPolicyIsTheRateInWholeTokensPerWholeSecondsAndTIsOmittedWhenFull() {
         assertThat(headers(HeaderStyle.IETF, allowed("quick", 4, 5, 0, 20_000)))
-                .containsEntry("RateLimit-Policy", "\"quick\";q=5;w=1")
+                .containsEntry("RateLimit-Policy", "\"quick\";q=50;w=1") // 5 per 100 ms
                 .containsEntry("RateLimit", "\"quick\";r=4;t=1");
         assertThat(headers(HeaderStyle.IETF, allowed("odd", 5, 5, 0, 0)))
-                .containsEntry("RateLimit-Policy", "\"odd\";q=5;w=2") // 5 tokens at 3/s: 1.67 s
-                .containsEntry("RateLimit", "\"odd\";r=5;t=0");
+                .containsEntry("RateLimit-Policy", "\"odd\";q=3;w=1")
+                .containsEntry("RateLimit", "\"odd\";r=5"); // full: no more is coming
         assertThat(headers(HeaderStyle.IETF, allowed("slow", 0, 1, 0, 2 * SECOND)))
-                .containsEntry("RateLimit-Policy", "\"slow\";q=1;w=2")
+                .containsEntry("RateLimit-Policy", "\"slow\";q=1;w=2") // 0.5 per second
                 .containsEntry("RateLimit", "\"slow\";r=0;t=2");
+    }
+
+    /**
+     * The draft's meaning of {@code t}, checked on the real bucket: within {@code t} seconds the client gets no
+     * more than {@code r} (one second less and no token has come), at {@code t} one more is there; and a 429's
+     * exact wait is never shorter than {@code t}.
+     */
+    @Test
+    void tIsWhenTheNextTokenComesAndNeverAfterTheWaitOfADenial() {
+        java.util.Random random = new java.util.Random(20261123);
+        for (String name : List.of("search", "reports", "multi", "quick", "odd", "slow")) {
+            RuleConfig rule = rule(name);
+            io.tollgate.internal.core.TokenBucket bucket = rule.bucket();
+            for (int round = 0; round < 300; round++) {
+                long now = 1_000_000_000_000L;
+                long[] state = null;
+                int taken = random.nextInt((int) Math.min(bucket.maxCost() + 3, 40));
+                for (int i = 0; i < taken; i++) {
+                    now += random.nextInt(200_000);
+                    long[] next = bucket.tryConsume(state, 1, now).newState();
+                    state = next != null ? next : state;
+                }
+                io.tollgate.internal.core.Outcome outcome = bucket.tryConsume(state, 1, now);
+                Decision decision = outcome.toDecision(name, bucket, 1);
+                io.tollgate.internal.core.Limit limit = rule.limits().get(decision.limitIndex());
+                long t = RateLimitHeaders.nextTokenSeconds(limit, decision);
+                long[] after = outcome.newState() != null ? outcome.newState() : state;
+                if (decision.remaining() >= limit.burst()) {
+                    assertThat(t).isZero();
+                    continue;
+                }
+                assertThat(t).as("%s: a token is coming", name).isPositive();
+                assertThat(remaining(bucket, after, now + t * SECOND, decision.limitIndex()))
+                        .as("%s after t=%d s", name, t).isGreaterThan(decision.remaining());
+                assertThat(remaining(bucket, after, now + (t - 1) * SECOND, decision.limitIndex()))
+                        .as("%s after t-1 s", name).isEqualTo(decision.remaining());
+                if (!decision.allowed()) {
+                    assertThat(decision.retryAfterSeconds()).as("%s: Retry-After >= t", name).isGreaterThanOrEqualTo(t);
+                }
+            }
+        }
+    }
+
+    /** Whole tokens in limit {@code index} of the stored state at {@code at}, read by a bucket of that limit alone. */
+    private static long remaining(io.tollgate.internal.core.TokenBucket bucket, long[] state, long at, int index) {
+        io.tollgate.internal.core.TokenBucket alone = io.tollgate.internal.core.TokenBucket.fromSpec(
+                java.util.Arrays.copyOfRange(bucket.spec(), 3 * index, 3 * index + 3));
+        long[] slice = state == null ? null : new long[] {state[0], state[1 + 2 * index], state[2 + 2 * index]};
+        return alone.tryConsume(slice, 0, at).remaining();
     }
 
     @Test
@@ -212,7 +263,7 @@ class HttpContractTest {
             assertThat(headers(style, shadow)).as(style.name()).isEmpty();
         }
         assertThat(headers(HeaderStyle.IETF, shadow, allowed("search", 19, 20, 0, 100_000))).containsExactly(
-                Map.entry("RateLimit-Policy", "\"search\";q=20;w=2"),
+                Map.entry("RateLimit-Policy", "\"search\";q=10;w=1"),
                 Map.entry("RateLimit", "\"search\";r=19;t=1"));
         assertThat(headers(HeaderStyle.LEGACY, allowed("search", 19, 20, 0, 100_000), shadow)).containsExactly(
                 Map.entry("RateLimit-Limit", "20"),
@@ -279,10 +330,13 @@ class HttpContractTest {
     void aDenialIsAProblemNamingTheRuleAndTheWait() {
         String body = Problems.tooManyRequests(Decision.of("search", false, 3, 1, 20, 0, 1_900_000, 200_000), 1);
         JsonObject problem = json(body);
-        assertThat(problem.keySet()).containsExactly("type", "title", "status", "detail", "rule", "limit", "remaining",
-                "retryAfter");
-        assertThat(problem.getString("type")).isEqualTo("urn:tollgate:problem:rate-limited").isEqualTo(Problems.RATE_LIMITED);
-        assertThat(problem.getString("title")).isEqualTo("Too Many Requests");
+        assertThat(problem.keySet()).containsExactly("type", "title", "status", "detail", "violated-policies", "rule", "limit",
+                "remaining", "retryAfter");
+        assertThat(problem.getString("type")).isEqualTo("https://iana.org/assignments/http-problem-types#quota-exceeded")
+                .isEqualTo(Problems.QUOTA_EXCEEDED);
+        assertThat(problem.getString("title")).isEqualTo("Quota Exceeded");
+        assertThat(problem.getJsonArray("violated-policies").getValuesAs(jakarta.json.JsonString::getString))
+                .containsExactly("search");
         assertThat(problem.getInt("status")).isEqualTo(429);
         assertThat(problem.getString("detail"))
                 .isEqualTo("Rate limit rule 'search' allows 20 at once; 1 left, 3 asked for. Retry after 1 s.");
@@ -295,6 +349,10 @@ class HttpContractTest {
     @Test
     void aDenialWithoutTheStoreSaysSo() {
         JsonObject problem = json(Problems.tooManyRequests(Decision.storeUnavailable("search", false, 1, 20, SECOND), 2));
+        assertThat(problem.getString("type")).isEqualTo("https://iana.org/assignments/http-problem-types#temporary-reduced-capacity");
+        assertThat(problem.getString("title")).isEqualTo("Temporary Reduced Capacity");
+        assertThat(problem.getJsonArray("violated-policies").getValuesAs(jakarta.json.JsonString::getString))
+                .containsExactly("search");
         assertThat(problem.getInt("status")).isEqualTo(429);
         assertThat(problem.getString("detail"))
                 .isEqualTo("Rate limit rule 'search' could not be checked and denies requests until it can.");
@@ -337,6 +395,15 @@ class HttpContractTest {
         assertThat(Problems.quote("\uD83D\uDE00")).isEqualTo("\"\uD83D\uDE00\"");
         assertThat(Problems.quote("\uD83Dx\uDE00")).isEqualTo("\"\\ud83dx\\ude00\"");
         assertThat(Problems.quote("\uD83D")).isEqualTo("\"\\ud83d\"");
+    }
+
+    @Test
+    void theViolatedPolicyIsTheLimitThatDenied() {
+        JsonObject problem = json(Problems.tooManyRequests(Decision.of("multi", false, 1, 0, 1000, 1, 3_600 * SECOND,
+                3_600_000), 4));
+        assertThat(problem.getJsonArray("violated-policies").getValuesAs(jakarta.json.JsonString::getString))
+                .containsExactly("multi.1");
+        assertThat(problem.getJsonNumber("limit").longValueExact()).isEqualTo(1000);
     }
 
     @Test

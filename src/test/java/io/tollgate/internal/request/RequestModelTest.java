@@ -759,6 +759,17 @@ class RequestModelTest {
             assertThat(ClientAddress.of(r, trusted)).isEqualTo("198.51.100.7");
         }
 
+        /** README: an address is a proxy by its range alone, so a client inside a trusted range picks its key. */
+        @Test
+        void aClientInsideATrustedRangeIsWalkedPastAndWhatItWroteIsTheKey() {
+            // 10.9.9.9 is a client, not a proxy, but inside 10.0.0.0/8: the README says so, and says not to do this
+            FakeRequest r = request().from("10.0.0.1").header("X-Forwarded-For", "6.6.6.6, 10.9.9.9");
+            assertThat(ClientAddress.of(r, trusted)).isEqualTo("6.6.6.6");
+            // an address outside the ranges stops the walk: what lies left of it is never used
+            FakeRequest outside = request().from("10.0.0.1").header("X-Forwarded-For", "6.6.6.6, 198.51.100.7, 10.9.9.9");
+            assertThat(ClientAddress.of(outside, trusted)).isEqualTo("198.51.100.7");
+        }
+
         @Test
         void whenEveryHopIsTrustedItIsTheLeftmost() {
             FakeRequest r = request().from("10.0.0.1").header("X-Forwarded-For", "10.0.0.3, 10.0.0.2");

@@ -1,4 +1,4 @@
-package io.tollgate.internal.jaxrs;
+package io.tollgate.internal.jwt;
 
 import jakarta.json.JsonString;
 import java.security.Principal;
@@ -10,15 +10,16 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
  * Reads claims of a MicroProfile JWT principal, verified by the server. Only loaded when the
  * MicroProfile JWT API is present; without it no request has claims.
  */
-final class JwtClaims {
+public final class JwtClaims {
 
-    static final boolean AVAILABLE = present("org.eclipse.microprofile.jwt.JsonWebToken");
+    /** Whether the MicroProfile JWT API is there at all. */
+    public static final boolean AVAILABLE = present("org.eclipse.microprofile.jwt.JsonWebToken");
 
     private JwtClaims() {
     }
 
     /** @return the claim as text (arrays comma-joined), or {@code null} */
-    static String claim(Principal principal, String name) {
+    public static String claim(Principal principal, String name) {
         if (!AVAILABLE || !(principal instanceof JsonWebToken)) {
             return null;
         }

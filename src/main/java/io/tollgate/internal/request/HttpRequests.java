@@ -1,0 +1,31 @@
+package io.tollgate.internal.request;
+
+/**
+ * Where the HTTP request being served on this thread comes from when JAX-RS did not hand it over: the
+ * Servlet API, where the application can see it (a plain servlet calling a limited service, a JSF page).
+ */
+public interface HttpRequests {
+
+    /** Knows of no request: every call is outside one. */
+    HttpRequests NONE = new HttpRequests() {
+        @Override
+        public RequestView current() {
+            return null;
+        }
+
+        @Override
+        public String remoteAddress() {
+            return null;
+        }
+    };
+
+    /** @return the request being served on this thread, or {@code null} outside an HTTP request */
+    RequestView current();
+
+    /** @return the TCP peer of the request being served on this thread, or {@code null} outside one */
+    String remoteAddress();
+
+    /** Called before a 429 is sent for the request being served: the server may need to learn its reason phrase. */
+    default void beforeTooManyRequests() {
+    }
+}

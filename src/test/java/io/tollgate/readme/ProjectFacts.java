@@ -1,0 +1,169 @@
+package io.tollgate.readme;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
+
+/**
+ * What the build states, read from the poms: this project's coordinates, the Hazelcast range it supports
+ * ({@code hazelcast.version} to {@code hazelcast.latest.version}), the dependencies it uses, the sample
+ * application's name and the demo's port (it-tests), and the profiles and plugin executions of each pom.
+ */
+public final class ProjectFacts {
+
+    private static final Pattern PROPERTY = Pattern.compile("\\$\\{([^}]+)}");
+
+    public final String groupId;
+    public final String artifactId;
+    public final String version;
+    public final String hazelcastOldest;
+    public final String hazelcastNewest;
+    /** groupId:artifactId → version, of both poms. */
+    public final Map<String, String> dependencies = new LinkedHashMap<>();
+    public final String sampleName;
+    public final String demoPort;
+    private final Map<Path, Pom> poms = new LinkedHashMap<>();
+
+    /** One pom's profiles and execution ids. */
+    private record Pom(List<String> profiles, List<String> executions) {
+    }
+
+    public ProjectFacts(Path root) {
+        Document main = parse(root.resolve("pom.xml"));
+        Document it = parse(root.resolve("it-tests/pom.xml"));
+        Map<String, String> mainProps = properties(main);
+        Map<String, String> itProps = properties(it);
+        groupId = child(main.getDocumentElement(), "groupId");
+        artifactId = child(main.getDocumentElement(), "artifactId");
+        version = child(main.getDocumentElement(), "version");
+        hazelcastOldest = mainProps.get("hazelcast.version");
+        hazelcastNewest = mainProps.get("hazelcast.latest.version");
+        dependencies(main, mainProps);
+        dependencies(it, itProps);
+        Element build = (Element) it.getDocumentElement().getElementsByTagName("build").item(0);
+        sampleName = child(build, "finalName");
+        demoPort = itProps.get("demo.http.port");
+        poms.put(Path.of(""), pom(main));
+        poms.put(Path.of("it-tests"), pom(it));
+    }
+
+    /** @return whether {@code version} is within the Hazelcast versions the build supports */
+    public boolean supportsHazelcast(String hazelcast) {
+        return compare(hazelcast, hazelcastOldest) >= 0 && compare(hazelcast, hazelcastNewest) <= 0;
+    }
+
+    /** @return whether the pom of {@code module} (a folder relative to the root) has the profile */
+    public boolean hasProfile(Path module, String profile) {
+        return poms.containsKey(module) && poms.get(module).profiles().contains(profile);
+    }
+
+    /** @return whether the pom of {@code module} has a plugin execution with that id */
+    public boolean hasExecution(Path module, String id) {
+        return poms.containsKey(module) && poms.get(module).executions().contains(id);
+    }
+
+    public boolean isModule(Path module) {
+        return poms.containsKey(module);
+    }
+
+    /** Compares dotted versions part by part, numerically where both parts are numbers. */
+    static int compare(String a, String b) {
+        String[] x = a.split("[.-]");
+        String[] y = b.split("[.-]");
+        for (int i = 0; i < Math.max(x.length, y.length); i++) {
+            String p = i < x.length ? x[i] : "0";
+            String q = i < y.length ? y[i] : "0";
+            int c = p.matches("\\d+") && q.matches("\\d+") ? Long.compare(Long.parseLong(p), Long.parseLong(q)) : p.compareTo(q);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
+
+    private void dependencies(Document pom, Map<String, String> props) {
+        NodeList list = pom.getElementsByTagName("dependency");
+        for (int i = 0; i < list.getLength(); i++) {
+            Element d = (Element) list.item(i);
+            String v = child(d, "version");
+            if (v != null) {
+                dependencies.putIfAbsent(interpolate(child(d, "groupId"), props) + ":" + interpolate(child(d, "artifactId"), props),
+                        interpolate(v, props));
+            }
+        }
+    }
+
+    private static Pom pom(Document pom) {
+        List<String> profiles = new ArrayList<>();
+        List<String> executions = new ArrayList<>();
+        NodeList ids = pom.getElementsByTagName("id");
+        for (int i = 0; i < ids.getLength(); i++) {
+            Node parent = ids.item(i).getParentNode();
+            String id = ids.item(i).getTextContent().trim();
+            if (parent.getNodeName().equals("profile")) {
+                profiles.add(id);
+            } else if (parent.getNodeName().equals("execution")) {
+                executions.add(id);
+            }
+        }
+        return new Pom(profiles, executions);
+    }
+
+    private static Map<String, String> properties(Document pom) {
+        Map<String, String> props = new LinkedHashMap<>();
+        Element root = pom.getDocumentElement();
+        props.put("project.version", child(root, "version"));
+        NodeList sections = root.getChildNodes();
+        for (int i = 0; i < sections.getLength(); i++) {
+            if (sections.item(i).getNodeName().equals("properties")) {
+                NodeList entries = sections.item(i).getChildNodes();
+                for (int j = 0; j < entries.getLength(); j++) {
+                    if (entries.item(j) instanceof Element e) {
+                        props.put(e.getTagName(), e.getTextContent().trim());
+                    }
+                }
+            }
+        }
+        return props;
+    }
+
+    private static String interpolate(String text, Map<String, String> props) {
+        if (text == null) {
+            return null;
+        }
+        Matcher m = PROPERTY.matcher(text);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(out, Matcher.quoteReplacement(props.getOrDefault(m.group(1), m.group())));
+        }
+        return m.appendTail(out).toString();
+    }
+
+    /** @return the text of the element's direct child {@code name}, or null */
+    static String child(Element element, String name) {
+        NodeList children = element.getChildNodes();
+        for (int i = 0; i < children.getLength(); i++) {
+            if (children.item(i) instanceof Element e && e.getTagName().equals(name)) {
+                return e.getTextContent().trim();
+            }
+        }
+        return null;
+    }
+
+    private static Document parse(Path file) {
+        try {
+            return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(file.toFile());
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read " + file + ": " + e, e);
+        }
+    }
+}
