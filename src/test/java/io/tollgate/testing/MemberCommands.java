@@ -114,6 +114,9 @@ final class MemberCommands {
             for (UUID owner : owners) {
                 int found = 0;
                 for (int i = 0; found < perOwner; i++) {
+                    if (i == 100_000) {
+                        throw new IllegalArgumentException("member " + owner + " owns no partition");
+                    }
                     String key = BucketKeys.of("clock", prefix + i);
                     if (member.getPartitionService().getPartition(key).getOwner().getUuid().equals(owner)) {
                         keys.add(key);
