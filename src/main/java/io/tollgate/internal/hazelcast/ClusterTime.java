@@ -96,8 +96,9 @@ final class ClusterTime {
         if (Math.abs(change) <= FOLLOW_MILLIS) {
             if (current.changing || Math.abs(change) > 1) { // a heartbeat moved it, or a change did not last
                 state.compareAndSet(current, new State(hazelcast - monotonic, nanos, false));
+                return hazelcast;
             }
-            return hazelcast;
+            return adopted; // the same within the rounding of the two clocks' milliseconds
         }
         if (!current.changing) {
             state.compareAndSet(current, new State(current.offset, nanos, true));

@@ -74,6 +74,14 @@ class ClusterTimeTest {
         assertThat(at(6_000, 10)).as("a fresh heartbeat").isEqualTo(T0 + 6_010);
     }
 
+    @Test
+    void doesNotFallBackByTheRoundingOfTwoClocksInMilliseconds() {
+        at(0, 0);
+        long before = at(5, 1); // Hazelcast's milliseconds and the monotonic clock's turn over at different moments
+        assertThat(at(5, -4_000)).as("a stale heartbeat, at the same moment").isGreaterThanOrEqualTo(before);
+        assertThat(at(6, 0)).isGreaterThanOrEqualTo(before);
+    }
+
     @ParameterizedTest(name = "master steps {0} ms")
     @ValueSource(longs = {-2_000, 2_000})
     void aStepOfTheMastersClockIsAdoptedOnceItHasLastedTheSettlingPeriod(long step) {
