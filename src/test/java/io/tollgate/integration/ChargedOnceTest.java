@@ -17,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Where the check happens (filter, interceptor, or both) and that each request is charged once per
  * rule: counted by how many requests a burst lets through.
  */
+@Tag("hazelcast")
 @ExtendWith(SharedCluster.class)
 class ChargedOnceTest {
 

@@ -12,10 +12,12 @@ import jakarta.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Costs stated by the client: charged exactly, bad values refused (400) or defaulted, never a free pass. */
+@Tag("hazelcast")
 @ExtendWith(SharedCluster.class)
 class CostTest {
 

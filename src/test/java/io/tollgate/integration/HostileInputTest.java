@@ -31,6 +31,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,6 +46,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * and repeated headers reach the server as generated. CR and LF are left out: in a header value they
  * end the line, which makes another header line (or a malformed request) rather than another value.
  */
+@Tag("hazelcast")
 @ExtendWith(SharedCluster.class)
 class HostileInputTest {
 

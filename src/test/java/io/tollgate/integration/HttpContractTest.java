@@ -20,10 +20,12 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The HTTP contract (DESIGN §4) over a real Jakarta EE stack and the Hazelcast store, on a driven clock. */
+@Tag("hazelcast")
 @ExtendWith(SharedCluster.class)
 class HttpContractTest {
 

@@ -12,6 +12,7 @@ import io.tollgate.testing.Tokens;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Each key source puts each client in its own bucket (one token per hour here): the second request of
  * a client is denied, another client's first is not. Forwarding headers count only from trusted proxies.
  */
+@Tag("hazelcast")
 @ExtendWith(SharedCluster.class)
 class KeySourcesTest {
 

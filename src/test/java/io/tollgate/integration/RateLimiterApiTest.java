@@ -11,10 +11,12 @@ import io.tollgate.testing.TestApp;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The injectable {@link RateLimiter}, sync and async, against the Hazelcast store. */
+@Tag("hazelcast")
 @ExtendWith(SharedCluster.class)
 class RateLimiterApiTest {
 

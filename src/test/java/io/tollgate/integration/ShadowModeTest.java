@@ -10,10 +10,12 @@ import io.tollgate.testing.HazelcastTestCluster;
 import io.tollgate.testing.SharedCluster;
 import io.tollgate.testing.TestApp;
 import java.util.UUID;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** A rule in shadow mode decides and counts, but never rejects. */
+@Tag("hazelcast")
 @ExtendWith(SharedCluster.class)
 class ShadowModeTest {
 

@@ -12,10 +12,12 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Plan tiers: each rule applies only to requests whose verified JWT names its plan. */
+@Tag("hazelcast")
 @ExtendWith(SharedCluster.class)
 class TiersTest {
 

@@ -8,6 +8,9 @@ import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.instance.impl.HazelcastInstanceImpl;
+import com.hazelcast.instance.impl.HazelcastInstanceProxy;
+import com.hazelcast.internal.partition.impl.InternalPartitionServiceImpl;
 import com.hazelcast.partition.Partition;
 import io.tollgate.internal.core.Clock;
 import io.tollgate.internal.hazelcast.BucketMapConfig;
@@ -120,8 +123,10 @@ public final class HazelcastTestCluster implements AutoCloseable {
 
     /**
      * @return whether {@code member} sees {@code size} members, every partition with an owner and its
-     *         backups, and each member owning at least half its share: a member that just joined owns
-     *         none until the rebalancing is done, and the cluster can look safe before it has begun
+     *         backups, each member owning at least half its share (a member that just joined owns none
+     *         until the rebalancing is done, and the cluster can look safe before it has begun), and, if
+     *         it is the master, no migration planned or under way (the cluster also looks safe between
+     *         two of them, while a partition's owner is still to change)
      */
     public static boolean settled(HazelcastInstance member, int size) {
         if (member.getCluster().getMembers().size() != size) {
@@ -137,7 +142,16 @@ public final class HazelcastTestCluster implements AutoCloseable {
             owned.merge(owner.getUuid(), 1, Integer::sum);
         }
         int fair = member.getPartitionService().getPartitions().size() / size;
-        return owned.values().stream().allMatch(n -> n >= fair / 2) && member.getPartitionService().isClusterSafe();
+        return owned.values().stream().allMatch(n -> n >= fair / 2) && member.getPartitionService().isClusterSafe()
+                && !migrating(member);
+    }
+
+    /** @return whether {@code member} has migrations queued or running (read from Hazelcast's internals: tests only) */
+    private static boolean migrating(HazelcastInstance member) {
+        HazelcastInstanceImpl impl = member instanceof HazelcastInstanceProxy
+                ? ((HazelcastInstanceProxy) member).getOriginal() : (HazelcastInstanceImpl) member;
+        InternalPartitionServiceImpl partitions = (InternalPartitionServiceImpl) impl.node.getPartitionService();
+        return partitions.getMigrationQueueSize() > 0 || partitions.hasOnGoingMigrationLocal();
     }
 
     private Config memberConfig(int index) {

@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
  * A Hazelcast cluster of this JVM's member (the one a test decides from, like an application with
  * Tollgate's embedded member) and members in JVMs of their own ({@link MemberProcess}), all on
  * 127.0.0.1. Members can be added later, up to the number of spare addresses. Close it to end them all.
+ * {@link #startJvms} starts one with no member in this JVM, each JVM with the options given.
  */
 public final class JvmCluster implements AutoCloseable {
 
@@ -22,10 +23,19 @@ public final class JvmCluster implements AutoCloseable {
     private final List<String> addresses;
     private final List<MemberProcess> processes = new ArrayList<>();
     private final List<UUID> processIds = new ArrayList<>();
+    private final List<String> jvmOptions;
+    /** The address of the first member JVM: 1, after this JVM's member; 0 without it. */
+    private final int firstJvmAddress;
     private HazelcastInstance local;
 
     private JvmCluster(int capacity) {
+        this(capacity, List.of(), 1);
+    }
+
+    private JvmCluster(int capacity, List<String> jvmOptions, int firstJvmAddress) {
         this.addresses = HazelcastTestCluster.freePorts(capacity).stream().map(p -> "127.0.0.1:" + p).collect(Collectors.toList());
+        this.jvmOptions = jvmOptions;
+        this.firstJvmAddress = firstJvmAddress;
     }
 
     /** Starts this JVM's member and {@code jvms} others; room for {@code spare} more. */
@@ -50,16 +60,38 @@ public final class JvmCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts {@code jvms} member JVMs, with {@code jvmOptions} each, and no member in this JVM (the test
+     * talks to them with {@link MemberProcess#ask}); room for {@code spare} more.
+     */
+    public static JvmCluster startJvms(int jvms, int spare, List<String> jvmOptions) throws Exception {
+        JvmCluster cluster = new JvmCluster(jvms + spare, jvmOptions, 0);
+        try {
+            List<MemberProcess> started = new ArrayList<>();
+            for (int i = 0; i < jvms; i++) {
+                started.add(cluster.launch());
+            }
+            for (MemberProcess process : started) {
+                cluster.processIds.add(process.awaitReady());
+            }
+            cluster.awaitSize(jvms);
+            return cluster;
+        } catch (Exception | Error e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
     private int port(int index) {
         return Integer.parseInt(addresses.get(index).substring(addresses.get(index).indexOf(':') + 1));
     }
 
     private MemberProcess launch() throws Exception {
-        int index = processes.size() + 1;
+        int index = processes.size() + firstJvmAddress;
         if (index >= addresses.size()) {
             throw new IllegalStateException("no spare address left for another member");
         }
-        MemberProcess process = MemberProcess.start(name, index, port(index), addresses);
+        MemberProcess process = MemberProcess.start(name, index, port(index), addresses, jvmOptions);
         processes.add(process);
         return process;
     }
@@ -71,7 +103,12 @@ public final class JvmCluster implements AutoCloseable {
         return process;
     }
 
-    /** @return this JVM's member */
+    /** @return the member JVMs started so far, in order (those stopped since too) */
+    public List<MemberProcess> processes() {
+        return processes;
+    }
+
+    /** @return this JVM's member, or {@code null} after {@link #startJvms} */
     public HazelcastInstance local() {
         return local;
     }
@@ -101,16 +138,33 @@ public final class JvmCluster implements AutoCloseable {
 
     /**
      * Waits (at most 120 s) until the cluster has {@code size} members and its partitions are spread
-     * over them with their backups ({@link HazelcastTestCluster#settled}).
+     * over them with their backups ({@link HazelcastTestCluster#settled}), as this JVM's member sees it
+     * or, without one, as every running member JVM does.
      */
     public void awaitSize(int size) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!HazelcastTestCluster.settled(local, size)) {
+        while (!settled(size)) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the cluster did not settle at " + size + " members within 120 s; it has "
-                        + local.getCluster().getMembers().size());
+                throw new IllegalStateException("the cluster did not settle at " + size + " members within 120 s"
+                        + (local == null ? "" : "; it has " + local.getCluster().getMembers().size()));
             }
             TimeUnit.MILLISECONDS.sleep(100);
+        }
+    }
+
+    private boolean settled(int size) {
+        if (local != null) {
+            return HazelcastTestCluster.settled(local, size);
+        }
+        try {
+            for (MemberProcess process : processes) {
+                if (process.isAlive() && !Boolean.parseBoolean(process.ask("settled " + size))) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (Exception e) {
+            throw new IllegalStateException("a member could not tell whether the cluster has settled", e);
         }
     }
 

@@ -13,14 +13,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A Hazelcast member running {@link MemberMain} in a JVM of its own, on the test's class path. The
  * test can kill it ({@code kill -9}), freeze and thaw it ({@code SIGSTOP}/{@code SIGCONT}) or shut
- * it down gracefully; {@link #close()} makes sure it is gone. Its output goes to
- * {@code target/member-logs/}.
+ * it down gracefully, or {@linkplain #ask ask} it {@link MemberCommands}; {@link #close()} makes sure
+ * it is gone. Its output goes to {@code target/member-logs/}.
  */
 public final class MemberProcess implements AutoCloseable {
 
@@ -29,6 +31,7 @@ public final class MemberProcess implements AutoCloseable {
     private final Process process;
     private final String name;
     private final CompletableFuture<UUID> ready = new CompletableFuture<>();
+    private final BlockingQueue<String> replies = new LinkedBlockingQueue<>();
 
     private MemberProcess(Process process, String name) {
         this.process = process;
@@ -43,6 +46,12 @@ public final class MemberProcess implements AutoCloseable {
 
     /** Starts member {@code index} of {@code cluster} on {@code port}; {@link #awaitReady()} waits until it has joined. */
     public static MemberProcess start(String cluster, int index, int port, List<String> addresses) throws IOException {
+        return start(cluster, index, port, addresses, List.of());
+    }
+
+    /** The same, with more options for the member's JVM (such as {@code -D} system properties). */
+    public static MemberProcess start(String cluster, int index, int port, List<String> addresses, List<String> jvmOptions)
+            throws IOException {
         Files.createDirectories(LOGS);
         String name = cluster + "-jvm-" + index;
         List<String> command = new ArrayList<>();
@@ -55,6 +64,7 @@ public final class MemberProcess implements AutoCloseable {
                 command.add(argument);
             }
         }
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
         command.add(MemberMain.class.getName());
@@ -76,7 +86,9 @@ public final class MemberProcess implements AutoCloseable {
             String line;
             while ((line = out.readLine()) != null) {
                 log.println(line);
-                if (line.startsWith(MemberMain.READY)) {
+                if (line.startsWith(MemberCommands.REPLY)) {
+                    replies.add(line.substring(MemberCommands.REPLY.length()).trim());
+                } else if (line.startsWith(MemberMain.READY)) {
                     ready.complete(UUID.fromString(line.substring(MemberMain.READY.length()).trim()));
                 }
             }
@@ -90,6 +102,28 @@ public final class MemberProcess implements AutoCloseable {
     /** @return the member's UUID, once it has joined (waits at most 120 s) */
     public UUID awaitReady() throws Exception {
         return ready.get(120, TimeUnit.SECONDS);
+    }
+
+    /** @return the member's UUID (it has joined) */
+    public UUID uuid() {
+        return ready.join();
+    }
+
+    /**
+     * Sends one of the {@link MemberCommands} and waits (at most 90 s) for its reply.
+     *
+     * @throws IllegalStateException if the member replies with an error or not at all
+     */
+    public synchronized String ask(String command) throws Exception {
+        replies.clear();
+        OutputStream in = process.getOutputStream();
+        in.write((command + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
+        String reply = replies.poll(90, TimeUnit.SECONDS);
+        if (reply == null || reply.startsWith("error")) {
+            throw new IllegalStateException(name + " answered '" + command + "' with " + (reply == null ? "nothing within 90 s" : reply));
+        }
+        return reply;
     }
 
     /** {@code kill -9}: the JVM dies at once, without a word to the cluster. */

@@ -20,9 +20,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * README.md's "Commands": the curl loop run against the demo's application (the sample with the configuration
  * it ships, deployed under the context root the loop's URL names) prints the status codes the README shows
- * under it. The README's output is for a loop that runs within one second, as it does on a quiet machine; a
- * slower loop is held to what the rule allows in the time it took (the sample's {@code search}: 5 at once,
- * then 1 a second), and the test says so.
+ * under it. The README's output is for a loop that runs within one second, as it does on a quiet machine,
+ * with every request decided by the store; a slower loop, or one where a busy machine had some answered by
+ * the rule's policy (the default 250 ms timeout passed: a 200 without rate-limit headers, not charged), is
+ * held to what the rule allows in the time it took (the sample's {@code search}: 5 at once, then 1 a second),
+ * and the test says so.
  */
 @ExtendWith(ArquillianExtension.class)
 class DemoCommandsIT {
@@ -52,24 +54,29 @@ class DemoCommandsIT {
         RawResponse.get(server.resolve("api/status")); // unlimited: the server is warm, the bucket untouched
 
         List<Integer> codes = new ArrayList<>();
+        int byPolicy = 0;
         long start = System.nanoTime();
         for (int i = 0; i < loop.count(); i++) {
-            codes.add(RawResponse.get(target).status());
+            RawResponse response = RawResponse.get(target);
+            codes.add(response.status());
+            if (response.status() == 200 && !response.headers().containsKey("RateLimit")) {
+                byPolicy++;
+            }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         System.out.printf("[it] %s: the README's curl loop: %s in %.3f s; README: %s%n", Deployments.SERVER, codes, seconds,
                 loop.output());
-        if (seconds < 1) {
+        if (seconds < 1 && byPolicy == 0) {
             assertEquals(loop.output(), codes, "the README's curl loop prints something else");
             return;
         }
-        System.out.printf("[it] %s: the loop took %.3f s, not within the second the README's output assumes;"
-                + " checked against the rule instead%n", Deployments.SERVER, seconds);
+        System.out.printf("[it] %s: the loop took %.3f s, %d request(s) answered by the policy, not the second and the store the "
+                + "README's output assumes; checked against the rule instead%n", Deployments.SERVER, seconds, byPolicy);
         long burst = loop.output().stream().takeWhile(c -> c == 200).count();
         assertEquals(loop.output().subList(0, (int) burst), codes.subList(0, (int) burst), "the burst");
-        long extra = codes.stream().filter(c -> c == 200).count() - burst;
+        long extra = codes.stream().filter(c -> c == 200).count() - burst - byPolicy;
         assertTrue(codes.stream().allMatch(c -> c == 200 || c == 429), codes.toString());
-        assertTrue(extra <= Math.floor(SEARCH_PER_SECOND * seconds), extra + " more 200s than the burst in " + seconds + " s");
+        assertTrue(extra <= Math.floor(SEARCH_PER_SECOND * seconds), extra + " more 200s of the store than the burst in " + seconds + " s");
     }
 
     private static Loop loop() {

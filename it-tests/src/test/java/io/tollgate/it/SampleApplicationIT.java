@@ -34,11 +34,32 @@ class SampleApplicationIT {
 
     @Test
     void searchByClientAddressTurns200sInto429s() {
-        HttpResponse<String> first = get(base, "api/search?q=tea");
-        assertEquals(200, first.statusCode(), describe(first));
-        assertEquals("results for tea", first.body());
+        // With the default timeout (250 ms) a busy machine may answer a request by the rule's policy
+        // (on-store-failure=allow: a 200 without rate-limit headers). The first answer of the store then
+        // counts the requests before it that its owner got to in time, so it may show up to that many fewer.
+        HttpResponse<String> first = null;
+        int byPolicy = 0;
+        for (int i = 0; i < 50 && first == null; i++) {
+            HttpResponse<String> response = get(base, "api/search?q=tea");
+            assertEquals(200, response.statusCode(), describe(response));
+            assertEquals("results for tea", response.body());
+            if (header(response, "RateLimit-Policy") != null) {
+                first = response;
+            } else {
+                byPolicy++;
+            }
+        }
+        assertNotNull(first, "50 requests answered by the policy: the store never answered within the timeout");
         assertEquals("\"search\";q=1;w=1", header(first, "RateLimit-Policy"), describe(first)); // 1 per second
-        assertEquals("\"search\";r=4;t=1", header(first, "RateLimit"), describe(first));
+        if (byPolicy == 0) {
+            assertEquals("\"search\";r=4;t=1", header(first, "RateLimit"), describe(first));
+        } else {
+            System.out.println("[it] " + Deployments.SERVER + " sample: " + byPolicy + " request(s) answered by the policy first");
+            String rateLimit = header(first, "RateLimit");
+            assertTrue(rateLimit != null && rateLimit.startsWith("\"search\";r="), describe(first));
+            long remaining = Long.parseLong(rateLimit.substring("\"search\";r=".length(), rateLimit.indexOf(";t=")));
+            assertTrue(remaining <= 4 && remaining >= 4 - byPolicy, describe(first));
+        }
 
         // 5 at once, one more per second: a quick loop meets a 429 (bounded: 50 requests)
         HttpResponse<String> denied = null;

@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
@@ -181,15 +182,26 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
         return result;
     }
 
-    /** Sends read-only checks (cost 0), single and batched, to keys spread over the partitions, so every member is ready. */
+    /**
+     * Sends read-only checks (cost 0), single and batched, to keys spread over the partitions, and waits
+     * until each is answered, so every member is ready. They carry no deadline: they are no user's
+     * decisions, and a slow start must not drop them.
+     */
     @Override
     public void warmUp(TokenBucket bucket) throws Exception {
         List<CompletableFuture<?>> pending = new ArrayList<>();
         for (int i = 0; i < WARM_UP_KEYS; i++) {
             String key = "tollgate-warm-up:" + i;
-            pending.add((i % 2 == 0 ? acquire(key, bucket, 0) : acquireAll(key, bucket, new long[] {0, 0}, new long[2])).toCompletableFuture());
+            pending.add((i % 2 == 0
+                    ? decoded(map().submitToKey(key, BucketProcessor.create(bucket, 0, 0, identified, wire.inUse())), Outcome::fromWire)
+                    : decoded(map().submitToKey(key, BatchProcessor.create(bucket, new long[] {0, 0}, new long[2], identified, wire.inUse())), Outcome::fromWireAll))
+                    .toCompletableFuture());
         }
-        CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).get(WARM_UP_SECONDS, TimeUnit.SECONDS);
+        try {
+            CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).get(WARM_UP_SECONDS, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            throw new TimeoutException("no answer within " + WARM_UP_SECONDS + " s");
+        }
     }
 
     /** @return the IMap behind this store; looked up on first use (a client may not be connected yet) */
