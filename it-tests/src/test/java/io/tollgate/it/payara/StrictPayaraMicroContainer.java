@@ -36,6 +36,7 @@ import org.jboss.shrinkwrap.api.Archive;
  * {@code cmdOptions} by the JVM options of that java argument file ({@link OptionFiles}).</li>
  * <li>Payara Micro appends its {@code --logtofile} log ({@code <file>.0}, {@code .1} ...) across processes.
  * Here: the files are deleted before each new Payara Micro starts, so the log is the current process's.</li>
+ * <li>Payara Micro refuses to start when the folder of {@code --accesslog} does not exist. Here: it is created.</li>
  * </ol>
  */
 public class StrictPayaraMicroContainer extends PayaraMicroDeployableContainer {
@@ -51,6 +52,14 @@ public class StrictPayaraMicroContainer extends PayaraMicroDeployableContainer {
     /** The {@code --logtofile} argument, or null. */
     private Path logFile;
 
+    private static void createDirectories(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the access log folder " + dir, e);
+        }
+    }
+
     @Override
     public void setup(PayaraMicroContainerConfiguration configuration) {
         if (configuration.getExtraMicroOptions() != null) {
@@ -59,6 +68,9 @@ public class StrictPayaraMicroContainer extends PayaraMicroDeployableContainer {
             for (int i = 0; i + 1 < words.length; i++) {
                 if (words[i].equalsIgnoreCase("--logtofile")) {
                     logFile = Path.of(words[i + 1]);
+                }
+                if (words[i].equalsIgnoreCase("--accesslog")) {
+                    createDirectories(Path.of(words[i + 1])); // Payara Micro refuses to start without it
                 }
             }
         }

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Replays the access logs the it-test servers wrote, when {@code -Dtollgate.it.logs=<dir>} names where
- * they are (the it-tests' {@code target}): every Open Liberty {@code http_access.log} and every Payara
+ * they are (the it-tests' {@code target}, relative to the repository's root; the test command's last step
+ * does so, after the it-tests): every Open Liberty {@code http_access.log} and every Payara
  * Micro {@code *access_log*} under it must be read whole in its server's default format, and replays
  * into a chart and a table ({@code target/it-logs/}). Without the property there is nothing to read.
  */
@@ -27,11 +28,14 @@ class ItServerLogsTest {
     void theItServersLogsReadWholeInTheirDefaultFormats() throws IOException {
         String dir = System.getProperty("tollgate.it.logs");
         Assumptions.assumeTrue(dir != null && !dir.isBlank(), "-Dtollgate.it.logs=<it-tests target> not given");
+        Path root = Path.of("").toAbsolutePath().getParent(); // tests run in the simulator's folder
+        Path where = root.resolve(dir);
+        assertThat(where).as("-Dtollgate.it.logs").isDirectory();
         List<Path> logs;
-        try (Stream<Path> files = Files.walk(Path.of(dir))) {
+        try (Stream<Path> files = Files.walk(where)) {
             logs = files.filter(Files::isRegularFile).filter(f -> expectedFormat(f) != null).sorted().collect(Collectors.toList());
         }
-        assertThat(logs).as("access logs under " + dir).extracting(ItServerLogsTest::expectedFormat).contains("liberty", "payara");
+        assertThat(logs).as("access logs under " + where).extracting(ItServerLogsTest::expectedFormat).contains("liberty", "payara");
         Problems problems = new Problems();
         RuleSet rules = RuleSet.read(PropertiesFile.parse("tollgate.rules.all.rate=1\ntollgate.rules.all.burst=5\ntollgate.rules.all.key=ip\n"),
                 problems);
