@@ -8,16 +8,14 @@ import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.instance.EndpointQualifier;
-import io.tollgate.internal.config.ConfigReader;
 import io.tollgate.internal.config.HazelcastSettings;
-import io.tollgate.internal.config.Settings;
+import io.tollgate.testing.TestRules;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -187,16 +185,6 @@ class HazelcastConfigTest {
         for (int i = 0; i < namesAndValues.length; i += 2) {
             properties.put(namesAndValues[i], namesAndValues[i + 1]);
         }
-        return ConfigReader.read(new Settings() {
-            @Override
-            public Optional<String> get(String name) {
-                return Optional.ofNullable(properties.get(name));
-            }
-
-            @Override
-            public Iterable<String> names() {
-                return properties.keySet();
-            }
-        }, List.of()).hazelcast();
+        return TestRules.read(properties).hazelcast();
     }
 }

@@ -13,13 +13,12 @@ import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import example.outsider.Gadget;
-import io.tollgate.internal.config.ConfigReader;
 import io.tollgate.internal.config.HazelcastSettings;
-import io.tollgate.internal.config.Settings;
 import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.testing.ForeignRelay;
 import io.tollgate.testing.HazelcastTestCluster;
 import io.tollgate.testing.PortRelay;
+import io.tollgate.testing.TestRules;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,7 +27,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -233,17 +231,7 @@ class OutsiderTest {
         Map<String, String> properties = new HashMap<>();
         properties.put("tollgate.hazelcast.port", Integer.toString(port));
         properties.put("tollgate.hazelcast.members", members);
-        HazelcastSettings settings = ConfigReader.read(new Settings() {
-            @Override
-            public Optional<String> get(String name) {
-                return Optional.ofNullable(properties.get(name));
-            }
-
-            @Override
-            public Iterable<String> names() {
-                return properties.keySet();
-            }
-        }, List.of()).hazelcast();
+        HazelcastSettings settings = TestRules.read(properties).hazelcast();
         try {
             return HazelcastStores.memberConfig(settings, MAP);
         } catch (java.io.FileNotFoundException e) {
