@@ -183,11 +183,23 @@ public final class HazelcastTestCluster implements AutoCloseable {
         join.getAutoDetectionConfig().setEnabled(false);
         join.getTcpIpConfig().setEnabled(true).setMembers(addresses);
         config.addMapConfig(BucketMapConfig.create(BucketMapConfig.DEFAULT_MAP_NAME, 100_000, 1));
-        JavaSerializationFilter.applyTo(config.getSerializationConfig()); // as on the instances Tollgate configures
+        if (hasSerializationFilter()) {
+            JavaSerializationFilter.applyTo(config.getSerializationConfig()); // as on the instances Tollgate configures
+        }
         if (tollgateFactory) {
             TollgateSerialization.register(config.getSerializationConfig());
         }
         return config;
+    }
+
+    /** @return whether the Tollgate on the class path has its serialization filter (the wire-v0 jar predates it) */
+    private static boolean hasSerializationFilter() {
+        try {
+            Class.forName("io.tollgate.internal.hazelcast.JavaSerializationFilter", false, HazelcastTestCluster.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
     }
 
     private List<String> addresses() {

@@ -188,9 +188,6 @@ public final class TokenBucket {
         long last = fresh || restart ? now : stored[0];
         long ts = Math.max(last, now);
         long elapsed = ts - last;
-        if (elapsed < 0) {
-            elapsed = Long.MAX_VALUE; // stored before any clock could say: idle for ever, like a missing bucket
-        }
         long ahead = ts - now; // > 0 only if this member's clock is behind the stored time
 
         long[] next = new long[1 + 2 * n];

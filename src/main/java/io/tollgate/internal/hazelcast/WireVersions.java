@@ -100,7 +100,8 @@ final class WireVersions implements AutoCloseable {
             }
             negotiation.holders++;
             if (advertise && negotiation.advertisers++ == 0) {
-                negotiation.advertise();
+                // on the timer: a deployment must not wait for a member that is slow to take the write
+                timer.execute(negotiation::refresh);
             }
             negotiation.recompute();
             return new WireVersions(negotiation, 0, advertise);

@@ -193,11 +193,14 @@ class TokenBucketTest {
     }
 
     @Test
-    void aStoredTimeBeforeAnyClockIsAnIdleBucketNotAnOverflow() {
+    void aStoredTimeBeforeTheEpochIsRefusedAndOneAtTheEpochIsAnIdleBucketNotAnOverflow() {
         TokenBucket bucket = TokenBucket.of(Limit.of(3, 1, Duration.ofSeconds(1)));
-        state = new long[] {Long.MIN_VALUE, 1, 0};
+        long[] beforeAnyClock = {Long.MIN_VALUE, 1, 0};
+        assertThatThrownBy(() -> bucket.tryConsume(beforeAnyClock, 1, T0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("malformed bucket state: a timestamp of " + Long.MIN_VALUE + " µs");
+        state = new long[] {0, 1, 0};
         Outcome o = at(bucket, T0, 1);
-        assertThat(o.allowed()).as("idle since long before now: full, as a missing bucket").isTrue();
+        assertThat(o.allowed()).as("idle since the epoch: full, as a missing bucket").isTrue();
         assertThat(o.remaining()).isEqualTo(2);
         assertThat(state[0]).isEqualTo(T0);
     }
