@@ -330,6 +330,16 @@ final class BlockChecks {
         return checked;
     }
 
+    /** @return the index of the first {@code target} folder in {@code path}, or -1 */
+    private static int indexOfTarget(Path path) {
+        for (int i = 0; i < path.getNameCount(); i++) {
+            if (path.getName(i).toString().equals("target")) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     private List<String> path(String where, Path cwd, String word, boolean command) {
         if (word.isEmpty() || word.startsWith("/") || word.startsWith("-") || word.contains("$") || word.contains("*")
                 || word.contains("=") || word.contains("://")) {
@@ -337,6 +347,14 @@ final class BlockChecks {
         }
         Path path = cwd.resolve(word).normalize();
         boolean relative = word.startsWith("./") || word.startsWith("../");
+        int target = indexOfTarget(Path.of(word));
+        if (target >= 0) { // what a build writes: not there in a clean clone, but its module must be
+            Path module = target == 0 ? cwd : cwd.resolve(Path.of(word).subpath(0, target)).normalize();
+            if (!Files.exists(root.resolve(module).resolve("pom.xml"))) {
+                throw new AssertionError(where + ": " + word + " is the output of a build, but " + display(module) + " has no pom.xml");
+            }
+            return List.of(word + " built by " + display(module));
+        }
         if (word.contains("/")) {
             Path first = cwd.resolve(Path.of(word).getName(0)).normalize();
             if (relative || Files.exists(root.resolve(first))) {
