@@ -13,7 +13,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -24,8 +23,6 @@ import java.util.function.Function;
  * Sends the wire version every data member reads ({@link WireVersions}); a client sends version 0.
  */
 public final class HazelcastBucketStore implements BatchingBucketStore {
-
-    private static final Executor IN_PLACE = Runnable::run;
 
     private static final int WARM_UP_KEYS = 64;
     private static final int WARM_UP_SECONDS = 60;
@@ -40,7 +37,7 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
     /** The deadlines' clock; {@code null} without deadlines. */
     private final ClusterTime clusterTime;
     private final WireVersions wire;
-    private volatile IMap<String, long[]> map;
+    private volatile MapCalls calls;
 
     /**
      * @param hazelcast  a member or client; not shut down by this store
@@ -87,8 +84,7 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
     @Override
     public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
         bucket.checkCost(cost);
-        return decoded(map().submitToKey(key, BucketProcessor.create(bucket, cost, deadline(0), identified, wire.inUse())),
-                Outcome::fromWire);
+        return calls().call(key, BucketProcessor.create(bucket, cost, deadline(0), identified, wire.inUse()), Outcome::fromWire);
     }
 
     /**
@@ -126,7 +122,7 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
             }
         }
         int sent = live;
-        return decoded(map().submitToKey(key, BatchProcessor.create(bucket, liveCosts, deadlines, identified, wire.inUse())),
+        return calls().call(key, BatchProcessor.create(bucket, liveCosts, deadlines, identified, wire.inUse()),
                 answer -> {
                     Outcome[] decided = Outcome.fromWireAll(answer);
                     if (decided.length != sent) {
@@ -162,27 +158,6 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
     }
 
     /**
-     * Decodes the answer on the thread that received it, into a plain {@link CompletableFuture}:
-     * Hazelcast's own futures run callbacks on the common pool, which on a 2-core machine means a
-     * new thread per callback.
-     */
-    private static <T> CompletionStage<T> decoded(CompletionStage<long[]> invocation, Function<long[], T> decoder) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        invocation.whenCompleteAsync((wire, failure) -> {
-            if (failure != null) {
-                result.completeExceptionally(failure);
-                return;
-            }
-            try {
-                result.complete(decoder.apply(wire));
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-            }
-        }, IN_PLACE);
-        return result;
-    }
-
-    /**
      * Sends read-only checks (cost 0), single and batched, to keys spread over the partitions, and waits
      * until each is answered, so every member is ready. They carry no deadline: they are no user's
      * decisions, and a slow start must not drop them.
@@ -193,9 +168,8 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
         for (int i = 0; i < WARM_UP_KEYS; i++) {
             String key = "tollgate-warm-up:" + i;
             pending.add((i % 2 == 0
-                    ? decoded(map().submitToKey(key, BucketProcessor.create(bucket, 0, 0, identified, wire.inUse())), Outcome::fromWire)
-                    : decoded(map().submitToKey(key, BatchProcessor.create(bucket, new long[] {0, 0}, new long[2], identified, wire.inUse())), Outcome::fromWireAll))
-                    .toCompletableFuture());
+                    ? calls().call(key, BucketProcessor.create(bucket, 0, 0, identified, wire.inUse()), Outcome::fromWire)
+                    : calls().call(key, BatchProcessor.create(bucket, new long[] {0, 0}, new long[2], identified, wire.inUse()), Outcome::fromWireAll)));
         }
         try {
             CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).get(WARM_UP_SECONDS, TimeUnit.SECONDS);
@@ -206,11 +180,32 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
 
     /** @return the IMap behind this store; looked up on first use (a client may not be connected yet) */
     public IMap<String, long[]> map() {
-        IMap<String, long[]> current = map;
+        return calls().map;
+    }
+
+    /** @return how this store calls its map's entries; found on first use, with the map */
+    private MapCalls calls() {
+        MapCalls current = calls;
         if (current == null) {
-            current = hazelcast.getMap(mapName);
-            map = current;
+            IMap<String, long[]> map = hazelcast.getMap(mapName);
+            current = new MapCalls(map, EntryCalls.of(hazelcast, map));
+            calls = current;
         }
         return current;
+    }
+
+    /** A map and how to call its entries, published together. */
+    private static final class MapCalls {
+        final IMap<String, long[]> map;
+        final EntryCalls entries;
+
+        MapCalls(IMap<String, long[]> map, EntryCalls entries) {
+            this.map = map;
+            this.entries = entries;
+        }
+
+        <T> CompletableFuture<T> call(String key, OwnerProcessor processor, Function<long[], T> reader) {
+            return entries.call(key, processor, reader);
+        }
     }
 }

@@ -81,50 +81,38 @@ public final class HazelcastStores {
                     + "), map " + settings.mapName());
             return borrowed(server, settings, mapConfig, timeout, "the server's instance");
         }
-        Runnable restoreCallbacks = CallbackExecutor.avoidThreadPerCallback(); // for the instance Tollgate starts below
-        try {
-            if (settings.clientMode()) {
-                // registered before the client starts, so the first connection cannot be missed
-                CountDownLatch connected = new CountDownLatch(1);
-                HazelcastInstance[] holder = new HazelcastInstance[1];
-                ClientConfig clientConfig = clientConfig(settings);
-                clientConfig.addListenerConfig(new ListenerConfig((LifecycleListener) event -> {
-                    if (event.getState() == LifecycleEvent.LifecycleState.CLIENT_CONNECTED) {
-                        connected.countDown();
-                        if (holder[0] != null) {
-                            addMapConfig(holder[0], mapConfig); // again after each reconnection: a restarted cluster forgot it
-                        }
+        if (settings.clientMode()) {
+            // registered before the client starts, so the first connection cannot be missed
+            CountDownLatch connected = new CountDownLatch(1);
+            HazelcastInstance[] holder = new HazelcastInstance[1];
+            ClientConfig clientConfig = clientConfig(settings);
+            clientConfig.addListenerConfig(new ListenerConfig((LifecycleListener) event -> {
+                if (event.getState() == LifecycleEvent.LifecycleState.CLIENT_CONNECTED) {
+                    connected.countDown();
+                    if (holder[0] != null) {
+                        addMapConfig(holder[0], mapConfig); // again after each reconnection: a restarted cluster forgot it
                     }
-                }));
-                HazelcastInstance client = HazelcastClient.newHazelcastClient(clientConfig);
-                holder[0] = client;
-                if (awaitUninterruptibly(connected, CLIENT_CONNECT_WAIT_SECONDS)) {
-                    addMapConfig(client, mapConfig);
-                } else {
-                    LOG.warning("Tollgate's Hazelcast client has not reached the cluster within " + CLIENT_CONNECT_WAIT_SECONDS
-                            + " s; it keeps trying, and until then each rule answers by its on-store-failure policy");
                 }
-                LOG.info("Tollgate keeps its buckets in an external Hazelcast cluster, as a client, map " + settings.mapName());
-                return new Closing(new HazelcastBucketStore(client, settings.mapName(),
-                        settings.serialization() == HazelcastSettings.Serialization.IDENTIFIED, timeout), () -> {
-                            client.shutdown();
-                            restoreCallbacks.run();
-                        });
+            }));
+            HazelcastInstance client = HazelcastClient.newHazelcastClient(clientConfig);
+            holder[0] = client;
+            if (awaitUninterruptibly(connected, CLIENT_CONNECT_WAIT_SECONDS)) {
+                addMapConfig(client, mapConfig);
+            } else {
+                LOG.warning("Tollgate's Hazelcast client has not reached the cluster within " + CLIENT_CONNECT_WAIT_SECONDS
+                        + " s; it keeps trying, and until then each rule answers by its on-store-failure policy");
             }
-            Config config = memberConfig(settings, mapConfig);
-            HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
-            LOG.info("Tollgate started an embedded Hazelcast member at " + member.getCluster().getLocalMember().getAddress()
-                    + " (" + member.getCluster().getMembers().size() + " member(s); cluster name " + nameSource(settings) + "), map "
-                    + settings.mapName());
-            return new Closing(new HazelcastBucketStore(member, settings.mapName(),
-                    settings.serialization() != HazelcastSettings.Serialization.DATA_SERIALIZABLE, timeout), () -> {
-                        member.shutdown();
-                        restoreCallbacks.run();
-                    });
-        } catch (IOException | RuntimeException | Error e) {
-            restoreCallbacks.run(); // nothing started: no pool may stay behind
-            throw e;
+            LOG.info("Tollgate keeps its buckets in an external Hazelcast cluster, as a client, map " + settings.mapName());
+            return new Closing(new HazelcastBucketStore(client, settings.mapName(),
+                    settings.serialization() == HazelcastSettings.Serialization.IDENTIFIED, timeout), client::shutdown);
         }
+        Config config = memberConfig(settings, mapConfig);
+        HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
+        LOG.info("Tollgate started an embedded Hazelcast member at " + member.getCluster().getLocalMember().getAddress()
+                + " (" + member.getCluster().getMembers().size() + " member(s); cluster name " + nameSource(settings) + "), map "
+                + settings.mapName());
+        return new Closing(new HazelcastBucketStore(member, settings.mapName(),
+                settings.serialization() != HazelcastSettings.Serialization.DATA_SERIALIZABLE, timeout), member::shutdown);
     }
 
     private static BatchingBucketStore borrowed(HazelcastInstance instance, HazelcastSettings settings, MapConfig mapConfig,
