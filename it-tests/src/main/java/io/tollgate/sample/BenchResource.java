@@ -8,8 +8,9 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 /**
- * Three identical endpoints for the HTTP benchmark (bench-http.sh): one under a rule that always
- * allows, one without any rule, one under a rule that denies almost everything.
+ * Identical endpoints for the HTTP benchmark (bench-http.sh): one under a rule that always allows
+ * (one bucket for the load generator's address: a hot key), one under a rule that always allows with
+ * a bucket per client, one without any rule, one under a rule that denies almost everything.
  */
 @Path("bench")
 @ApplicationScoped
@@ -20,6 +21,13 @@ public class BenchResource {
     @Path("limited")
     @RateLimited("bench-allowed")
     public String limited() {
+        return "ok";
+    }
+
+    @GET
+    @Path("per-client")
+    @RateLimited("bench-per-client")
+    public String perClient() {
         return "ok";
     }
 

@@ -97,11 +97,15 @@ public final class Limiter {
             return decision;
         }
         if (rule.mode() == Mode.SHADOW) {
-            shadowDenials.log("Shadow rule '" + rule.name() + "' would have denied a request (retry after "
-                    + decision.retryAfterSeconds() + " s)", null);
+            if (shadowDenials.due()) {
+                shadowDenials.write("Shadow rule '" + rule.name() + "' would have denied a request (retry after "
+                        + decision.retryAfterSeconds() + " s)", null);
+            }
             return decision.toShadow();
         }
-        denials.log("Rule '" + rule.name() + "' denied a request (retry after " + decision.retryAfterSeconds() + " s)", null);
+        if (denials.due()) {
+            denials.write("Rule '" + rule.name() + "' denied a request (retry after " + decision.retryAfterSeconds() + " s)", null);
+        }
         return decision;
     }
 
@@ -112,13 +116,15 @@ public final class Limiter {
      */
     private Decision storeFailed(RuleConfig rule, String storeKey, long cost, Throwable cause) {
         observer.storeFailed(rule, cause == null);
-        String what = cause == null ? "did not answer within " + Duration.ofNanos(timeoutNanos).toMillis() + " ms"
-                : cause instanceof InterruptedException ? "was interrupted" : "failed";
         boolean hot = store.recentlyDenied(storeKey, cost);
         boolean allow = rule.onStoreFailure() == StoreFailurePolicy.ALLOW && !hot;
-        storeFailures.log("Rate-limit store " + what + " for rule '" + rule.name() + "'; " + (allow ? "allowing" : "denying")
-                + " the request (on-store-failure=" + rule.onStoreFailure().name().toLowerCase(java.util.Locale.ROOT)
-                + (hot ? ", and the key was denied moments ago" : "") + ")", cause);
+        if (storeFailures.due()) {
+            String what = cause == null ? "did not answer within " + Duration.ofNanos(timeoutNanos).toMillis() + " ms"
+                    : cause instanceof InterruptedException ? "was interrupted" : "failed";
+            storeFailures.write("Rate-limit store " + what + " for rule '" + rule.name() + "'; " + (allow ? "allowing" : "denying")
+                    + " the request (on-store-failure=" + rule.onStoreFailure().name().toLowerCase(java.util.Locale.ROOT)
+                    + (hot ? ", and the key was denied moments ago" : "") + ")", cause);
+        }
         Decision decision = Decision.storeUnavailable(rule.name(), allow, cost, rule.bucket().burst(0), STORE_FAILURE_RETRY_MICROS);
         return rule.mode() == Mode.SHADOW ? decision.toShadow() : decision;
     }

@@ -29,16 +29,27 @@ final class ThrottledLog {
         this.nanoTime = nanoTime;
     }
 
-    void log(String message, Throwable cause) {
+    /**
+     * Counts one occurrence.
+     *
+     * @return whether a line is due for it: the caller then builds the message and passes it to
+     *         {@link #write}; otherwise nothing is built (a line not written costs no string)
+     */
+    boolean due() {
         if (!logger.isLoggable(level)) {
-            return;
+            return false;
         }
         long now = nanoTime.getAsLong();
         long next = nextAllowed.get();
         if ((next != Long.MIN_VALUE && now - next < 0) || !nextAllowed.compareAndSet(next, now + intervalNanos)) {
             suppressed.incrementAndGet();
-            return;
+            return false;
         }
+        return true;
+    }
+
+    /** Writes the line {@link #due()} said was due, with the number of occurrences since the last one. */
+    void write(String message, Throwable cause) {
         long others = suppressed.getAndSet(0);
         String text = others == 0 ? message : message + " (and " + others + " more since the last report)";
         if (cause == null) {
