@@ -10,6 +10,8 @@
 #
 #   ./bench-http.sh                                 16 client threads, 5 rounds of 10 s per endpoint
 #   THREADS=32 ROUNDS=7 SECONDS_PER_ENDPOINT=10 STORES=memory ./bench-http.sh
+#   PROFILE=20 ./bench-http.sh                      also profile 20 s of the allowed endpoint (JFR),
+#                                                   top items appended to target/bench/profile.md
 set -eu
 cd "$(dirname "$0")"
 port="${BENCH_HTTP_PORT:-9090}"
@@ -27,6 +29,7 @@ liberty() {
 ./mvnw -B -q -Pbench -DskipTests test-compile
 mkdir -p target/bench
 : > "${report}"
+[ -z "${PROFILE:-}" ] || : > target/bench/profile.md
 trap 'liberty liberty:stop' EXIT INT TERM
 for store in ${stores}; do
   liberty package liberty:create liberty:deploy liberty:start -Dliberty.env.TOLLGATE_STORE="${store}"
@@ -40,6 +43,17 @@ for store in ${stores}; do
   ./mvnw -B -q -Pbench -DskipTests exec:exec@http -Dhttp.args="${base} ${threads} ${seconds} ${rounds} ${pid} ${report} \
 'Open Liberty, tollgate.store=${store}' unlimited allowed=bench/limited per-client=bench/per-client unlimited=bench/open \
 denied=bench/denied"
+  if [ -n "${PROFILE:-}" ]; then
+    jfr="$(pwd)/target/bench/profile-${store}.jfr"
+    jcmd "${pid}" JFR.start name=bench settings=profile > /dev/null
+    ./mvnw -B -q -Pbench -DskipTests exec:exec@http -Dhttp.args="${base} ${threads} ${PROFILE} 1 0 target/bench/profiled.md \
+'profiled' allowed allowed=bench/limited"
+    jcmd "${pid}" JFR.dump name=bench filename="${jfr}" > /dev/null
+    jcmd "${pid}" JFR.stop name=bench > /dev/null
+    ./mvnw -B -q -Pbench -DskipTests exec:exec@jfr -Djfr.args="${jfr} target/bench/profile.md \
+'Open Liberty, tollgate.store=${store}: the allowed endpoint, ${PROFILE} s'"
+  fi
   liberty liberty:stop
 done
 cat "${report}"
+[ -z "${PROFILE:-}" ] || cat target/bench/profile.md

@@ -132,14 +132,19 @@ public final class MemberProcess implements AutoCloseable {
         process.waitFor(60, TimeUnit.SECONDS);
     }
 
-    /** Freezes the JVM ({@code SIGSTOP}): its connections stay open, it answers nothing. */
+    /**
+     * Freezes the JVM ({@code SIGSTOP}): its connections stay open, it answers nothing. Returns once
+     * every thread of it has stopped (the signal is delivered asynchronously).
+     */
     public void freeze() throws Exception {
         signal("STOP");
+        awaitThreads(true);
     }
 
-    /** Thaws a frozen JVM ({@code SIGCONT}). */
+    /** Thaws a frozen JVM ({@code SIGCONT}); returns once no thread of it is stopped. */
     public void thaw() throws Exception {
         signal("CONT");
+        awaitThreads(false);
     }
 
     private void signal(String signal) throws Exception {
@@ -147,6 +152,47 @@ public final class MemberProcess implements AutoCloseable {
         if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0) {
             throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
         }
+    }
+
+    /** Waits, for at most 30 s, until every thread of the JVM is stopped, or none is (Linux: {@code /proc}). */
+    private void awaitThreads(boolean stopped) throws Exception {
+        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+        if (!Files.isDirectory(tasks)) {
+            return; // not Linux: the signal's delivery is not observable here
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Boolean.valueOf(stopped).equals(threadsStopped(tasks))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(name + "'s threads are " + (stopped ? "not all stopped" : "still stopped") + " after 30 s");
+            }
+            TimeUnit.MILLISECONDS.sleep(1);
+        }
+    }
+
+    /** @return whether every thread is stopped ({@code true}), or none is ({@code false}); mixed counts as neither */
+    private static Boolean threadsStopped(Path tasks) throws IOException {
+        int stopped = 0;
+        int running = 0;
+        try (var threads = Files.list(tasks)) {
+            for (Path thread : (Iterable<Path>) threads::iterator) {
+                String stat;
+                try {
+                    stat = Files.readString(thread.resolve("stat"));
+                } catch (IOException e) {
+                    continue; // the thread ended meanwhile
+                }
+                char state = stat.charAt(stat.lastIndexOf(')') + 2);
+                if (state == 'Z' || state == 'X') {
+                    continue; // ending
+                }
+                if (state == 'T' || state == 't') {
+                    stopped++;
+                } else {
+                    running++;
+                }
+            }
+        }
+        return stopped > 0 && running == 0 ? Boolean.TRUE : running > 0 && stopped == 0 ? Boolean.FALSE : null;
     }
 
     /** Leaves the cluster gracefully (its partitions migrate first) and waits for the JVM to exit. */

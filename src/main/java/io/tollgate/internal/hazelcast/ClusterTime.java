@@ -59,6 +59,11 @@ final class ClusterTime {
         return time;
     }
 
+    /** @return whether the member named like {@code member} has read its cluster time (for tests) */
+    static boolean read(HazelcastInstance member) {
+        return BY_INSTANCE.containsKey(member.getName());
+    }
+
     private static long settleMillis(HazelcastInstance member) {
         long heartbeat;
         try {

@@ -26,6 +26,7 @@ abstract class OwnerProcessor implements EntryProcessor<String, long[], long[]>,
     private int version;
     private transient Clock clock = Clock.SYSTEM;
     private transient HazelcastInstance member;
+    private transient ClusterTime clusterTime;
     private transient StateBackup backup;
 
     OwnerProcessor() {
@@ -36,15 +37,22 @@ abstract class OwnerProcessor implements EntryProcessor<String, long[], long[]>,
         this.version = version;
     }
 
+    /**
+     * Called on the member that runs this processor. Its {@link ClusterTime} is read here even for a
+     * decision without a deadline (the warm-up's), so that a member adopts its first reading while it
+     * runs normally: first read just after a pause, Hazelcast's value can be behind by the pause, and a
+     * first reading is adopted at once.
+     */
     @Override
     public void setHazelcastInstance(HazelcastInstance member) {
         this.member = member;
         this.clock = MemberClock.of(member);
+        this.clusterTime = ClusterTime.of(member);
     }
 
     /** @return this member's cluster time (ms) for checking deadlines, or 0 where there is none */
     final long clusterNow() {
-        return member == null ? 0 : ClusterTime.of(member).now(member);
+        return member == null ? 0 : clusterTime.now(member);
     }
 
     /** @return whether {@code deadline} (cluster time, 0 for none) has passed, so the decision must not be applied */

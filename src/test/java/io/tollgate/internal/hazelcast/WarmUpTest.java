@@ -34,6 +34,23 @@ class WarmUpTest {
     private final RuleConfig rule = TestRules.read(Map.of("tollgate.rules.r.rate", "1/1h", "tollgate.rules.r.burst", "5",
             "tollgate.rules.r.on-store-failure", "deny")).rule("r");
 
+    /**
+     * A member first reading its cluster time just after a pause would adopt a value behind by the pause,
+     * and apply decisions whose deadlines had passed: the warm-up's checks, which carry no deadline, make
+     * every member that owns some of them read it while it runs normally.
+     */
+    @Test
+    void theWarmUpMakesEveryOwnerReadItsClusterTimeBeforeAnyDeadlineReachesIt() throws Exception {
+        try (HazelcastTestCluster cluster = HazelcastTestCluster.start(2)) {
+            HazelcastInstance other = cluster.member(1);
+            assertThat(ClusterTime.read(other)).as("before the warm-up").isFalse();
+            HazelcastBucketStore store = new HazelcastBucketStore(cluster.member(0), BucketMapConfig.DEFAULT_MAP_NAME, true, TIMEOUT);
+            store.warmUp(rule.bucket());
+            assertThat(ClusterTime.read(other)).as("the other member, after the warm-up").isTrue();
+            store.close();
+        }
+    }
+
     @Test
     void aWarmUpSlowerThanTheStoreTimeoutWaitsForTheStoreAndTheFirstDecisionIsTheStores() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
