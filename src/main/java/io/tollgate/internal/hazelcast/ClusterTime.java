@@ -22,8 +22,10 @@ import java.util.function.LongSupplier;
  * A step of the master's wall clock, though, moves the cluster time of every member for good, each at
  * its next heartbeat. So this keeps the offset from the monotonic clock it has adopted and follows
  * Hazelcast's value at once while it stays within {@value #FOLLOW_MILLIS} ms of it (heartbeat jitter,
- * slow drift); a larger change is adopted only once it has lasted for the settling period, three
- * heartbeat intervals, so that the transient ones never are. The first reading is adopted at once.
+ * slow drift); a larger change is adopted only once the same change (within {@value #FOLLOW_MILLIS} ms)
+ * has lasted for the settling period, three heartbeat intervals, so that the transient ones never are
+ * (nor the fall back after a pause that began while another change was settling). The first reading
+ * is adopted at once.
  * The fast path is one volatile read; the state changes only when a heartbeat changed Hazelcast's value.
  */
 final class ClusterTime {
@@ -105,12 +107,13 @@ final class ClusterTime {
             }
             return adopted; // the same within the rounding of the two clocks' milliseconds
         }
-        if (!current.changing) {
-            state.compareAndSet(current, new State(current.offset, nanos, true));
+        long proposed = hazelcast - monotonic;
+        if (!current.changing || Math.abs(proposed - current.proposed) > FOLLOW_MILLIS) {
+            state.compareAndSet(current, new State(current.offset, nanos, true, proposed)); // a new change: it settles from now
             return adopted;
         }
         if (nanos - current.since >= settleNanos) {
-            state.compareAndSet(current, new State(hazelcast - monotonic, nanos, false));
+            state.compareAndSet(current, new State(proposed, nanos, false));
             return hazelcast;
         }
         return adopted;
@@ -120,7 +123,13 @@ final class ClusterTime {
      * @param offset   the adopted cluster time minus the monotonic clock (ms)
      * @param since    when Hazelcast's value began to differ by more than {@value #FOLLOW_MILLIS} ms (if changing)
      * @param changing whether it differs so now
+     * @param proposed if changing, the offset Hazelcast's value then had: the change that must last, within
+     *                 {@value #FOLLOW_MILLIS} ms, to be adopted (a different one, such as the fall back after a pause
+     *                 that began while another change was settling, settles from its own start)
      */
-    private record State(long offset, long since, boolean changing) {
+    private record State(long offset, long since, boolean changing, long proposed) {
+        State(long offset, long since, boolean changing) {
+            this(offset, since, changing, offset);
+        }
     }
 }

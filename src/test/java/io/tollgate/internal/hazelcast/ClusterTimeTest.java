@@ -74,6 +74,17 @@ class ClusterTimeTest {
         assertThat(at(6_000, 10)).as("a fresh heartbeat").isEqualTo(T0 + 6_010);
     }
 
+    /** A heartbeat late by more than the followed jitter just before a freeze must not let the freeze's fall back settle. */
+    @Test
+    void aPauseWhileAnotherChangeSettlesDoesNotAdoptTheFallBackThatFollowsIt() {
+        at(0, 0);
+        assertThat(at(1_000, 150)).as("a heartbeat 150 ms off: settling").isEqualTo(T0 + 1_000);
+        // frozen for 4 s, longer than the settling period; on waking it reads a heartbeat stamped before the freeze
+        assertThat(at(5_000, -3_900)).as("the fall back is another change").isEqualTo(T0 + 5_000);
+        assertThat(at(5_500, -3_900)).isEqualTo(T0 + 5_500);
+        assertThat(at(6_000, 0)).as("a fresh heartbeat").isEqualTo(T0 + 6_000);
+    }
+
     @Test
     void doesNotFallBackByTheRoundingOfTwoClocksInMilliseconds() {
         at(0, 0);
