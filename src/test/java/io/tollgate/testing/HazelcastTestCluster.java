@@ -146,11 +146,20 @@ public final class HazelcastTestCluster implements AutoCloseable {
                 && !migrating(member);
     }
 
-    /** @return whether {@code member} has migrations queued or running (read from Hazelcast's internals: tests only) */
-    private static boolean migrating(HazelcastInstance member) {
+    /** @return the stamp of {@code member}'s partition table, which changes with every change of it (Hazelcast's internals) */
+    public static long partitionStamp(HazelcastInstance member) {
+        return partitions(member).getPartitionStateStamp();
+    }
+
+    private static InternalPartitionServiceImpl partitions(HazelcastInstance member) {
         HazelcastInstanceImpl impl = member instanceof HazelcastInstanceProxy
                 ? ((HazelcastInstanceProxy) member).getOriginal() : (HazelcastInstanceImpl) member;
-        InternalPartitionServiceImpl partitions = (InternalPartitionServiceImpl) impl.node.getPartitionService();
+        return (InternalPartitionServiceImpl) impl.node.getPartitionService();
+    }
+
+    /** @return whether {@code member} has migrations queued or running (read from Hazelcast's internals: tests only) */
+    private static boolean migrating(HazelcastInstance member) {
+        InternalPartitionServiceImpl partitions = partitions(member);
         return partitions.getMigrationQueueSize() > 0 || partitions.hasOnGoingMigrationLocal();
     }
 

@@ -19,6 +19,12 @@ import java.util.stream.Collectors;
  */
 public final class JvmCluster implements AutoCloseable {
 
+    /**
+     * Polls, 100 ms apart, that must find the cluster settled with the same partition table: a rebalancing
+     * can pause between two of its migrations while the table already looks settled.
+     */
+    private static final int STABLE_POLLS = 10;
+
     private final String name = "tollgate-fault-" + UUID.randomUUID();
     private final List<String> addresses;
     private final List<MemberProcess> processes = new ArrayList<>();
@@ -143,12 +149,21 @@ public final class JvmCluster implements AutoCloseable {
      */
     public void awaitSize(int size) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!settled(size)) {
+        int stable = 0;
+        long stamp = 0;
+        while (stable < STABLE_POLLS) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("the cluster did not settle at " + size + " members within 120 s"
                         + (local == null ? "" : "; it has " + local.getCluster().getMembers().size()));
             }
             TimeUnit.MILLISECONDS.sleep(100);
+            if (!settled(size)) {
+                stable = 0;
+                continue;
+            }
+            long now = local == null ? 0 : HazelcastTestCluster.partitionStamp(local);
+            stable = stable > 0 && now == stamp ? stable + 1 : 1;
+            stamp = now;
         }
     }
 
