@@ -88,19 +88,23 @@ public final class TokenBucket {
             long capacity = spec[i];
             long refill = spec[i + 1];
             long unitsPerToken = spec[i + 2];
-            String limit = "malformed bucket spec: limit " + i / SPEC_STRIDE + " has ";
             if (capacity < 1 || capacity > Limit.MAX_UNITS) {
-                throw new IllegalArgumentException(limit + "a capacity of " + capacity + " units, outside [1, 2^61]");
+                throw malformedSpec(i, "a capacity of " + capacity + " units, outside [1, 2^61]");
             }
             if (refill < 1 || refill > Limit.MAX_UNITS) {
-                throw new IllegalArgumentException(limit + "a refill of " + refill + " units per µs, outside [1, 2^61]");
+                throw malformedSpec(i, "a refill of " + refill + " units per µs, outside [1, 2^61]");
             }
             if (unitsPerToken < 1 || unitsPerToken > MAX_PERIOD_MICROS || capacity % unitsPerToken != 0) {
-                throw new IllegalArgumentException(limit + unitsPerToken + " units per token, which do not divide its capacity of "
+                throw malformedSpec(i, unitsPerToken + " units per token, which do not divide its capacity of "
                         + capacity + " units or exceed the longest period");
             }
         }
         return new TokenBucket(spec);
+    }
+
+    /** Built only when a spec is refused: a valid one, checked on every decision, costs no string. */
+    private static IllegalArgumentException malformedSpec(int index, String what) {
+        return new IllegalArgumentException("malformed bucket spec: limit " + index / SPEC_STRIDE + " has " + what);
     }
 
     /**
