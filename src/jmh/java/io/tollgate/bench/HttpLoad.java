@@ -23,13 +23,14 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A closed-loop HTTP load generator: {@code threads} callers, each sending its next request when
- * the previous answer arrives. Every endpoint is warmed up, then measured in {@code rounds} rounds,
- * the endpoints interleaved within each round (a, b, c, a, b, c, ...), so that the machine's drift
- * touches them all alike. Each phase records requests per second, status codes, latency, and, given
- * the server's process id, the server's CPU time per request from the kernel's counters for that
- * process ({@code /proc/<pid>/stat}): far steadier than throughput on a shared machine. The report
- * gives medians over the rounds with their minimum and maximum, and each endpoint's CPU per request
- * as a ratio of the first endpoint named after it ({@code base}), paired round by round.
+ * the previous answer arrives. Every endpoint is warmed up for a round that is not counted, then
+ * measured in {@code rounds} rounds, the endpoints interleaved within each round (a, b, c, a, b, c,
+ * ...), so that the machine's drift touches them all alike. Each phase records requests per second,
+ * status codes, latency, and, given the server's process id, the server's CPU time per request from
+ * the kernel's counters for that process ({@code /proc/<pid>/stat}): far steadier than throughput on
+ * a shared machine. The report gives medians over the rounds with their minimum and maximum, and each
+ * endpoint's CPU per request as a ratio of that of the endpoint named {@code base-label}, paired round
+ * by round.
  *
  * <p>Every request carries {@code X-Client: c<n>}, {@code n} drawn from 100 000, for rules keyed by
  * client.
@@ -73,7 +74,7 @@ public final class HttpLoad {
             throw new IllegalArgumentException("the base '" + baseLabel + "' is not one of the endpoints " + paths.keySet());
         }
         for (String path : paths.values()) {
-            run(base.resolve(path), threads, Math.max(2, seconds / 2), pid); // warm-up
+            run(base.resolve(path), threads, seconds, pid); // warm-up: a round that is not counted (the server compiles meanwhile)
         }
         for (int round = 1; round <= rounds; round++) {
             for (Map.Entry<String, String> endpoint : paths.entrySet()) {
@@ -173,7 +174,7 @@ public final class HttpLoad {
                     micros(all.latency.percentile(99))));
         }
         out.append(String.format(Locale.ROOT, "%nMedian (min–max) of %d rounds; in each round every endpoint ran %d s with %d client"
-                + " threads, in the order above, after a warm-up of each. CPU per request is the server process's user + system"
+                + " threads, in the order above, after a round of warm-up. CPU per request is the server process's user + system"
                 + " time over the requests it answered; the ratio is paired round by round.%n%n", rounds, seconds, threads));
         return out.toString();
     }
