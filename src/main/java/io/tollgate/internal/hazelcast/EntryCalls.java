@@ -1,6 +1,5 @@
 package io.tollgate.internal.hazelcast;
 
-import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -34,10 +33,10 @@ interface EntryCalls {
      */
     <T> CompletableFuture<T> call(String key, OwnerProcessor processor, Function<long[], T> reader);
 
-    /** @return how {@code instance} calls the entries of {@code map} (one of its maps) */
-    static EntryCalls of(HazelcastInstance instance, IMap<String, long[]> map) {
+    /** @return how to call the entries of {@code map}, a member's or a client's */
+    static EntryCalls of(IMap<String, long[]> map) {
         try {
-            EntryCalls direct = MemberEntryCalls.of(instance, map);
+            EntryCalls direct = MemberEntryCalls.of(map);
             return direct != null ? direct : ClientEntryCalls.of(map);
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             Level level = ForkJoinPool.getCommonPoolParallelism() > 1 ? Level.FINE : Level.WARNING;

@@ -15,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 
 /**
  * Buckets in a Hazelcast IMap, decided by {@link BucketProcessor}: one round trip per decision,
@@ -84,7 +83,7 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
     @Override
     public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
         bucket.checkCost(cost);
-        return calls().call(key, BucketProcessor.create(bucket, cost, deadline(0), identified, wire.inUse()), Outcome::fromWire);
+        return entries().call(key, BucketProcessor.create(bucket, cost, deadline(0), identified, wire.inUse()), Outcome::fromWire);
     }
 
     /**
@@ -122,7 +121,7 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
             }
         }
         int sent = live;
-        return calls().call(key, BatchProcessor.create(bucket, liveCosts, deadlines, identified, wire.inUse()),
+        return entries().call(key, BatchProcessor.create(bucket, liveCosts, deadlines, identified, wire.inUse()),
                 answer -> {
                     Outcome[] decided = Outcome.fromWireAll(answer);
                     if (decided.length != sent) {
@@ -168,8 +167,8 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
         for (int i = 0; i < WARM_UP_KEYS; i++) {
             String key = "tollgate-warm-up:" + i;
             pending.add((i % 2 == 0
-                    ? calls().call(key, BucketProcessor.create(bucket, 0, 0, identified, wire.inUse()), Outcome::fromWire)
-                    : calls().call(key, BatchProcessor.create(bucket, new long[] {0, 0}, new long[2], identified, wire.inUse()), Outcome::fromWireAll)));
+                    ? entries().call(key, BucketProcessor.create(bucket, 0, 0, identified, wire.inUse()), Outcome::fromWire)
+                    : entries().call(key, BatchProcessor.create(bucket, new long[] {0, 0}, new long[2], identified, wire.inUse()), Outcome::fromWireAll)));
         }
         try {
             CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).get(WARM_UP_SECONDS, TimeUnit.SECONDS);
@@ -180,32 +179,25 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
 
     /** @return the IMap behind this store; looked up on first use (a client may not be connected yet) */
     public IMap<String, long[]> map() {
-        return calls().map;
+        return calls().map();
     }
 
     /** @return how this store calls its map's entries; found on first use, with the map */
+    private EntryCalls entries() {
+        return calls().entries();
+    }
+
     private MapCalls calls() {
         MapCalls current = calls;
         if (current == null) {
             IMap<String, long[]> map = hazelcast.getMap(mapName);
-            current = new MapCalls(map, EntryCalls.of(hazelcast, map));
+            current = new MapCalls(map, EntryCalls.of(map));
             calls = current;
         }
         return current;
     }
 
     /** A map and how to call its entries, published together. */
-    private static final class MapCalls {
-        final IMap<String, long[]> map;
-        final EntryCalls entries;
-
-        MapCalls(IMap<String, long[]> map, EntryCalls entries) {
-            this.map = map;
-            this.entries = entries;
-        }
-
-        <T> CompletableFuture<T> call(String key, OwnerProcessor processor, Function<long[], T> reader) {
-            return entries.call(key, processor, reader);
-        }
+    private record MapCalls(IMap<String, long[]> map, EntryCalls entries) {
     }
 }

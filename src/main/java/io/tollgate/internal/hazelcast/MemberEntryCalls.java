@@ -1,6 +1,5 @@
 package io.tollgate.internal.hazelcast;
 
-import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.IMap;
 import java.lang.invoke.MethodHandle;
@@ -13,22 +12,20 @@ import java.util.function.Function;
 /**
  * A member's entry calls: the invocation {@code IMap.executeOnKey} and {@code submitToKey} share
  * ({@code executeOnKeyInternal}, on every Hazelcast 5), and its serialized answer read with the
- * member's serialization service.
+ * member's serialization service. The owner hands the processor its instance before it runs (the
+ * entry operation's managed context), here as well as elsewhere.
  */
 final class MemberEntryCalls implements EntryCalls {
 
     private static final MethodType CALL = MethodType.methodType(Object.class, Object.class, Object.class, Object.class);
     private static final MethodType DECODE = MethodType.methodType(Object.class, Object.class, Object.class);
 
-    private final HazelcastInstance instance;
     private final Object proxy;
     private final MethodHandle executeOnKeyInternal;
     private final Object serialization;
     private final MethodHandle toObject;
 
-    private MemberEntryCalls(HazelcastInstance instance, Object proxy, MethodHandle executeOnKeyInternal,
-            Object serialization, MethodHandle toObject) {
-        this.instance = instance;
+    private MemberEntryCalls(Object proxy, MethodHandle executeOnKeyInternal, Object serialization, MethodHandle toObject) {
         this.proxy = proxy;
         this.executeOnKeyInternal = executeOnKeyInternal;
         this.serialization = serialization;
@@ -36,7 +33,7 @@ final class MemberEntryCalls implements EntryCalls {
     }
 
     /** @return the member's calls for {@code map}, or {@code null} if it is not a member's map */
-    static MemberEntryCalls of(HazelcastInstance instance, IMap<String, long[]> map) throws ReflectiveOperationException {
+    static MemberEntryCalls of(IMap<String, long[]> map) throws ReflectiveOperationException {
         Class<?> type = map.getClass();
         java.lang.reflect.Method nodeEngine;
         try {
@@ -51,13 +48,12 @@ final class MemberEntryCalls implements EntryCalls {
         MethodHandle toObject = lookup.unreflect(Class.forName("com.hazelcast.internal.serialization.SerializationService", false, loader)
                 .getMethod("toObject", Object.class)).asType(DECODE);
         MethodHandle call = lookup.unreflect(type.getMethod("executeOnKeyInternal", Object.class, EntryProcessor.class)).asType(CALL);
-        return new MemberEntryCalls(instance, map, call, serialization, toObject);
+        return new MemberEntryCalls(map, call, serialization, toObject);
     }
 
     @Override
     public <T> CompletableFuture<T> call(String key, OwnerProcessor processor, Function<long[], T> reader) {
         try {
-            processor.setHazelcastInstance(instance); // as submitToKey does for a processor that runs here
             CompletionStage<?> invocation = (CompletionStage<?>) (Object) executeOnKeyInternal.invokeExact(proxy, (Object) key, (Object) processor);
             return EntryCalls.handedOver(invocation, data -> (long[]) (Object) toObject.invokeExact(serialization, data), reader);
         } catch (Throwable e) {
