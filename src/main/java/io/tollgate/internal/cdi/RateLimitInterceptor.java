@@ -6,11 +6,8 @@ import io.tollgate.internal.limiter.RequestGate;
 import io.tollgate.internal.limiter.RuleCheck;
 import io.tollgate.internal.request.InvalidCostException;
 import jakarta.annotation.Priority;
-import jakarta.enterprise.context.ContextNotActiveException;
-import jakarta.enterprise.context.RequestScoped;
 import jakarta.enterprise.inject.Intercepted;
 import jakarta.enterprise.inject.spi.Bean;
-import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
@@ -31,12 +28,6 @@ public class RateLimitInterceptor {
     @Inject
     TollgateExtension extension;
 
-    @Inject
-    RequestState requestState;
-
-    @Inject
-    BeanManager beans;
-
     /**
      * The bean whose method is called: its class is the one that carries the annotations. {@code null} for an
      * instance the container intercepts without it being a bean (a JAX-RS resource that is not a CDI bean, which
@@ -54,33 +45,25 @@ public class RateLimitInterceptor {
         if (binding.isEmpty()) {
             return invocation.proceed();
         }
-        boolean inRequest = requestActive();
-        if (inRequest && requestState.takeFilterCharge(binding)) {
+        RequestRecord record = tollgate.requests().current();
+        if (record != null && record.takeFilterCharge(binding)) {
             return invocation.proceed();
         }
         Object[] arguments = invocation.getParameters();
         String key = binding.keyParameter() < 0 ? null : String.valueOf(arguments[binding.keyParameter()]);
         List<RuleCheck> checks;
         try {
-            checks = tollgate.gate().check(binding.rules(), inRequest ? requestState.request() : null, method, arguments, key);
+            checks = tollgate.gate().check(binding.rules(), record != null ? record.request() : null, method, arguments, key);
         } catch (InvalidCostException e) {
             throw new RefusedCostException(e);
         }
-        if (inRequest) {
-            requestState.record(checks);
+        if (record != null) {
+            record.record(checks);
         }
         RuleCheck denial = RequestGate.denial(checks);
         if (denial != null) {
             throw new RateLimitExceededException(denial.decision());
         }
         return invocation.proceed();
-    }
-
-    private boolean requestActive() {
-        try {
-            return beans.getContext(RequestScoped.class).isActive();
-        } catch (ContextNotActiveException e) {
-            return false;
-        }
     }
 }

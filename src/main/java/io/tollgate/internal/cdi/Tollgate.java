@@ -9,6 +9,7 @@ import io.tollgate.internal.limiter.Limiter;
 import io.tollgate.internal.limiter.RequestGate;
 import io.tollgate.internal.request.HttpRequests;
 import io.tollgate.internal.store.BucketStore;
+import jakarta.enterprise.inject.spi.BeanManager;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Map;
@@ -35,6 +36,7 @@ public final class Tollgate implements AutoCloseable {
     private final Limiter limiter;
     private final RequestGate gate;
     private final HttpRequests httpRequests;
+    private final RequestRecords requests;
     /**
      * Per class, per method as callers name it, what applies. Held here, not in a {@code ClassValue}: a value
      * attached to a class the server loaded (a runtime's own resource) would keep this application's classes
@@ -43,10 +45,11 @@ public final class Tollgate implements AutoCloseable {
     private final Map<Class<?>, Map<Method, Binding>> bindings = new ConcurrentHashMap<>();
 
     Tollgate(TollgateConfig config, BucketStore store, Map<String, RateLimitKeyResolver> resolvers, DecisionObserver observer,
-            HttpRequests httpRequests) {
+            HttpRequests httpRequests, BeanManager beans) {
         this.config = config;
         this.store = store;
         this.httpRequests = httpRequests;
+        this.requests = new RequestRecords(config, httpRequests, beans);
         this.limiter = new Limiter(store, config.storeTimeout(), observer);
         this.gate = new RequestGate(limiter, name -> {
             RateLimitKeyResolver resolver = resolvers.get(name);
@@ -72,6 +75,11 @@ public final class Tollgate implements AutoCloseable {
     /** @return where the HTTP request being served comes from when JAX-RS did not hand it over */
     public HttpRequests httpRequests() {
         return httpRequests;
+    }
+
+    /** @return the records of the HTTP requests being served */
+    public RequestRecords requests() {
+        return requests;
     }
 
     /**

@@ -163,7 +163,7 @@ public class TollgateExtension implements Extension {
         try {
             store = openStore(config, beans);
             warmUp(store, config);
-            Tollgate running = new Tollgate(config, store, resolvers, observer(config, beans), httpRequests(beans));
+            Tollgate running = new Tollgate(config, store, resolvers, observer(config, beans), httpRequests(beans), beans);
             for (AnnotatedType<?> type : annotatedTypes) {
                 for (AnnotatedMethod<?> method : type.getMethods()) {
                     running.binding(type.getJavaClass(), method.getJavaMember()); // resolved now, not on first call

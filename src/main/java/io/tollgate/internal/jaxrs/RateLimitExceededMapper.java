@@ -2,7 +2,7 @@ package io.tollgate.internal.jaxrs;
 
 import io.tollgate.Decision;
 import io.tollgate.RateLimitExceededException;
-import io.tollgate.internal.cdi.RequestState;
+import io.tollgate.internal.cdi.RequestRecord;
 import io.tollgate.internal.cdi.Tollgate;
 import io.tollgate.internal.cdi.TollgateExtension;
 import io.tollgate.internal.limiter.RuleCheck;
@@ -22,21 +22,15 @@ public class RateLimitExceededMapper implements ExceptionMapper<RateLimitExceede
     @Override
     public Response toResponse(RateLimitExceededException exception) {
         Decision decision = exception.getDecision();
-        CDI<Object> cdi = CDI.current();
-        TollgateExtension extension = cdi.getBeanManager().getExtension(TollgateExtension.class);
-        List<RuleCheck> checks = List.of();
+        Tollgate tollgate = CDI.current().getBeanManager().getExtension(TollgateExtension.class).tollgate();
+        RequestRecord record = tollgate.requests().current();
+        List<RuleCheck> checks = record == null ? List.of() : record.checks();
         String key = "";
-        try {
-            checks = cdi.select(RequestState.class).get().checks();
-            for (RuleCheck check : checks) {
-                if (check.decision() == decision) {
-                    key = check.key();
-                }
+        for (RuleCheck check : checks) {
+            if (check.decision() == decision) {
+                key = check.key();
             }
-        } catch (RuntimeException e) {
-            // no request context: no headers beyond Retry-After
         }
-        Tollgate tollgate = extension.tollgate();
         tollgate.httpRequests().beforeTooManyRequests();
         return Responses.tooManyRequests(tollgate.config(), decision, key, checks);
     }

@@ -1,7 +1,6 @@
 package io.tollgate.internal.jaxrs;
 
 import io.tollgate.internal.cdi.Binding;
-import io.tollgate.internal.cdi.RequestState;
 import io.tollgate.internal.cdi.Tollgate;
 import io.tollgate.internal.cdi.TollgateExtension;
 import io.tollgate.internal.config.RuleConfig;
@@ -34,7 +33,6 @@ public class RateLimitFeature implements DynamicFeature {
         CDI<Object> cdi = CDI.current();
         BeanManager beans = cdi.getBeanManager();
         Tollgate tollgate = beans.getExtension(TollgateExtension.class).tollgate();
-        RequestState requestState = cdi.select(RequestState.class).get();
         Class<?> type = resource.getResourceClass();
         Method method = resource.getResourceMethod();
         Binding binding = tollgate.binding(type, method);
@@ -46,8 +44,8 @@ public class RateLimitFeature implements DynamicFeature {
             }
             rules = List.of();
         }
-        context.register(new RateLimitFilter(tollgate, method, binding, rules, requestState, peerAddress(tollgate)), PRIORITY);
-        context.register(new RateLimitResponseFilter(tollgate.config(), requestState), PRIORITY);
+        context.register(new RateLimitFilter(tollgate, method, binding, rules, peerAddress(tollgate)), PRIORITY);
+        context.register(new RateLimitResponseFilter(tollgate.config()), PRIORITY);
     }
 
     private synchronized PeerAddress peerAddress(Tollgate tollgate) {

@@ -1,7 +1,7 @@
 package io.tollgate.internal.jaxrs;
 
 import io.tollgate.internal.cdi.Binding;
-import io.tollgate.internal.cdi.RequestState;
+import io.tollgate.internal.cdi.RequestRecord;
 import io.tollgate.internal.cdi.Tollgate;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.limiter.RequestGate;
@@ -27,7 +27,6 @@ final class RateLimitFilter implements ContainerRequestFilter {
     private final Method resourceMethod;
     private final Binding binding;
     private final List<RuleConfig> methodRules;
-    private final RequestState requestState;
     private final PeerAddress peerAddress;
 
     /**
@@ -36,19 +35,20 @@ final class RateLimitFilter implements ContainerRequestFilter {
      *                    checks them (a {@code @RateLimitKey} parameter)
      */
     RateLimitFilter(Tollgate tollgate, Method resourceMethod, Binding binding, List<RuleConfig> methodRules,
-            RequestState requestState, PeerAddress peerAddress) {
+            PeerAddress peerAddress) {
         this.tollgate = tollgate;
         this.resourceMethod = resourceMethod;
         this.binding = binding;
         this.methodRules = methodRules;
-        this.requestState = requestState;
         this.peerAddress = peerAddress;
     }
 
     @Override
     public void filter(ContainerRequestContext context) {
         IncomingRequest request = tollgate.config().incoming(new JaxrsRequestView(context, peerAddress));
-        requestState.begin(request);
+        RequestRecord record = new RequestRecord(request);
+        context.setProperty(RequestRecord.ATTRIBUTE, record);
+        tollgate.requests().handOver(record);
         List<RuleConfig> rules = rulesFor(request);
         if (rules.isEmpty()) {
             return;
@@ -60,9 +60,9 @@ final class RateLimitFilter implements ContainerRequestFilter {
             context.abortWith(Responses.invalidCost(e));
             return;
         }
-        requestState.record(checks);
+        record.record(checks);
         if (!methodRules.isEmpty()) {
-            requestState.chargedByFilter(binding);
+            record.chargedByFilter(binding);
         }
         RuleCheck denial = RequestGate.denial(checks);
         if (denial != null) {

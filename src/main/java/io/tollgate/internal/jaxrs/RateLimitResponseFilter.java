@@ -1,6 +1,6 @@
 package io.tollgate.internal.jaxrs;
 
-import io.tollgate.internal.cdi.RequestState;
+import io.tollgate.internal.cdi.RequestRecord;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.limiter.RuleCheck;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -12,18 +12,17 @@ import java.util.List;
 final class RateLimitResponseFilter implements ContainerResponseFilter {
 
     private final TollgateConfig config;
-    private final RequestState requestState;
-
-    RateLimitResponseFilter(TollgateConfig config, RequestState requestState) {
+    RateLimitResponseFilter(TollgateConfig config) {
         this.config = config;
-        this.requestState = requestState;
     }
 
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-        List<RuleCheck> checks = requestState.checks();
-        if (!checks.isEmpty()) {
-            Responses.addHeaders(config, checks, response.getHeaders());
+        if (request.getProperty(RequestRecord.ATTRIBUTE) instanceof RequestRecord record) {
+            List<RuleCheck> checks = record.checks();
+            if (!checks.isEmpty()) {
+                Responses.addHeaders(config, checks, response.getHeaders());
+            }
         }
     }
 }

@@ -17,6 +17,15 @@ public interface HttpRequests {
         public String remoteAddress() {
             return null;
         }
+
+        @Override
+        public Object attribute(String name) {
+            return null;
+        }
+
+        @Override
+        public void setAttribute(String name, Object value) {
+        }
     };
 
     /** @return the request being served on this thread, or {@code null} outside an HTTP request */
@@ -24,6 +33,12 @@ public interface HttpRequests {
 
     /** @return the TCP peer of the request being served on this thread, or {@code null} outside one */
     String remoteAddress();
+
+    /** @return the attribute {@code name} of the request being served on this thread, or {@code null} */
+    Object attribute(String name);
+
+    /** Sets the attribute {@code name} of the request being served on this thread, if there is one. */
+    void setAttribute(String name, Object value);
 
     /** Called before a 429 is sent for the request being served: the server may need to learn its reason phrase. */
     default void beforeTooManyRequests() {

@@ -51,6 +51,24 @@ public final class ServletHttpRequests implements HttpRequests {
     }
 
     @Override
+    public Object attribute(String name) {
+        try {
+            return current.getAttribute(name);
+        } catch (RuntimeException e) {
+            return null; // no servlet request on this thread
+        }
+    }
+
+    @Override
+    public void setAttribute(String name, Object value) {
+        try {
+            current.setAttribute(name, value);
+        } catch (RuntimeException e) {
+            // no servlet request on this thread
+        }
+    }
+
+    @Override
     public String remoteAddress() {
         String address;
         try {

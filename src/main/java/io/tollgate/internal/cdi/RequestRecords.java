@@ -1,0 +1,72 @@
+package io.tollgate.internal.cdi;
+
+import io.tollgate.internal.config.TollgateConfig;
+import io.tollgate.internal.request.HttpRequests;
+import io.tollgate.internal.request.RequestView;
+import jakarta.enterprise.context.ContextNotActiveException;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
+
+/**
+ * Finds the {@link RequestRecord} of the HTTP request served on this thread. Where the application sees the
+ * Servlet API, the record is the request attribute the JAX-RS filter set (a JAX-RS property is one), or one made
+ * from the servlet request on first use (a servlet or JSF page calling a limited bean): no CDI bean is made per
+ * request. Without the Servlet API, the filter also hands the record over in the CDI request context.
+ */
+public final class RequestRecords {
+
+    private final TollgateConfig config;
+    private final HttpRequests servlet;
+    private final BeanManager beans;
+    /** The client proxy of {@link RequestState}, looked up on first use; only without the Servlet API. */
+    private volatile RequestState state;
+
+    RequestRecords(TollgateConfig config, HttpRequests servlet, BeanManager beans) {
+        this.config = config;
+        this.servlet = servlet;
+        this.beans = beans;
+    }
+
+    /** Called by the JAX-RS filter with the record it set as the request's property. */
+    public void handOver(RequestRecord record) {
+        if (servlet == HttpRequests.NONE) {
+            state().begin(record);
+        }
+    }
+
+    /** @return the record of the HTTP request on this thread, or {@code null} outside one */
+    public RequestRecord current() {
+        if (servlet == HttpRequests.NONE) {
+            return requestContextActive() ? state().record() : null;
+        }
+        if (servlet.attribute(RequestRecord.ATTRIBUTE) instanceof RequestRecord record) {
+            return record;
+        }
+        RequestView view = servlet.current();
+        if (view == null) {
+            return null;
+        }
+        RequestRecord record = new RequestRecord(config.incoming(view));
+        servlet.setAttribute(RequestRecord.ATTRIBUTE, record);
+        return record;
+    }
+
+    private boolean requestContextActive() {
+        try {
+            return beans.getContext(RequestScoped.class).isActive();
+        } catch (ContextNotActiveException e) {
+            return false;
+        }
+    }
+
+    private RequestState state() {
+        RequestState found = state;
+        if (found == null) {
+            Bean<?> bean = beans.resolve(beans.getBeans(RequestState.class));
+            found = (RequestState) beans.getReference(bean, RequestState.class, beans.createCreationalContext(bean));
+            state = found;
+        }
+        return found;
+    }
+}
