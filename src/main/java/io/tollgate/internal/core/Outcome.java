@@ -131,6 +131,14 @@ public final class Outcome {
     }
 
     /**
+     * A grant answered from tokens this member reserved ahead: the numbers of the reservation's outcome, with
+     * {@code remaining} whole tokens left as far as this member knows.
+     */
+    public Outcome reservedGrant(long remaining) {
+        return new Outcome(true, limitIndex, remaining, resetAfterMicros, 0, null, 0);
+    }
+
+    /**
      * A denial answered from a recent one without asking the store: the same numbers, aged by
      * {@code elapsedMicros}.
      */

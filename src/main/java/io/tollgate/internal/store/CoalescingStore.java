@@ -7,17 +7,27 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Hot-key coalescing. A request for a key with no call in flight goes to the store at once; requests
- * for that key arriving while one is in flight wait and leave together, as one batch, when it
- * returns: one round trip for many decisions, which the owner still makes one by one in arrival
- * order, so the counts stay exact. An uncontended key pays nothing extra. Each request of a batch
- * says how long it has waited, so that the store holds it to its own caller's deadline.
+ * Hot-key coalescing, and tokens reserved ahead for hot keys. A request for a key with no call in flight
+ * goes to the store at once; requests for that key arriving while one is in flight wait and leave together,
+ * as one batch, when it returns: one round trip for many decisions, which the owner still makes one by one in
+ * arrival order, so the counts stay exact. An uncontended key pays nothing extra. Each request of a batch says
+ * how long it has waited, so that the store holds it to its own caller's deadline.
+ *
+ * <p>A key that is hot here (at least {@value #HOT_DEMAND} requests since its last call: waiting for it, or granted
+ * from a reserve) also asks the owner, as the last request of its batch, for a reserve: twice the tokens asked for
+ * since its last call, at most a sixteenth of the rule's smallest burst and {@value #MAX_RESERVE} tokens, never for a rule whose
+ * burst is under {@value #MIN_RESERVING_BURST}. The owner takes the reserve from the bucket like any request (or
+ * denies it, and nothing is taken); requests for the key are then granted here from the reserve, without a round
+ * trip, and the next reserve is asked for when half of this one is used. Every token granted was taken from the
+ * bucket first, so the grants never exceed {@code burst + rate x T}; tokens not granted within
+ * {@value #LEASE_MILLIS} ms are dropped, never returned, so a key going cold here may fall short by a reserve.
  */
 public final class CoalescingStore implements BucketStore {
 
@@ -25,68 +35,109 @@ public final class CoalescingStore implements BucketStore {
     public static final int MAX_BATCH = 512;
     /** A request that waited less than this before it left is sent as it came (1 ms: well below any store timeout). */
     private static final long FRESH_NANOS = 1_000_000;
+    /** Requests since a key's last call (those waiting for it, and those granted from its reserve) from which it is hot here, and reserves. */
+    static final int HOT_DEMAND = 4;
+    /** Rules whose smallest burst is below this never reserve: each of their decisions is made by the owner. */
+    static final long MIN_RESERVING_BURST = 64;
+    /** A reserve is at most this share (1/16) of the rule's smallest burst... */
+    static final long RESERVE_SHARE = 16;
+    /** ...and at most this many tokens. */
+    static final long MAX_RESERVE = 1024;
+    /** How long reserved tokens may be granted after the owner took them. */
+    static final long LEASE_MILLIS = 20;
+    private static final long LEASE_NANOS = TimeUnit.MILLISECONDS.toNanos(LEASE_MILLIS);
 
     private final BatchingBucketStore store;
     private final LongSupplier nanoTime;
+    private final boolean reserving;
     private final ConcurrentHashMap<String, Lane> lanes = new ConcurrentHashMap<>();
     /**
-     * Sends the batches that gather while a call is in flight. The answer arrives on the store's I/O
-     * thread, which must not make the next remote call itself (Hazelcast forbids it); sending never
-     * blocks, so one thread serves every key.
+     * Sends the batches that gather while a call is in flight, and drops reserves that expired on idle keys. The
+     * answer arrives on the store's I/O thread, which must not make the next remote call itself (Hazelcast
+     * forbids it); sending never blocks, so one thread serves every key.
      */
-    private final ExecutorService sender = Executors.newSingleThreadExecutor(runnable -> {
+    private final ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "tollgate-coalescing");
         thread.setDaemon(true);
         return thread;
     });
 
+    /** Coalescing, with reserves for hot keys. */
     public CoalescingStore(BatchingBucketStore store) {
-        this(store, System::nanoTime);
+        this(store, System::nanoTime, true);
     }
 
-    /** @param nanoTime a monotonic clock in nanoseconds, for how long each request waited */
+    /** @param nanoTime a monotonic clock in nanoseconds, for how long each request waited and how long a reserve lasts */
     public CoalescingStore(BatchingBucketStore store, LongSupplier nanoTime) {
+        this(store, nanoTime, true);
+    }
+
+    /**
+     * @param nanoTime  a monotonic clock in nanoseconds, for how long each request waited and how long a reserve lasts
+     * @param reserving whether hot keys reserve tokens ahead
+     */
+    public CoalescingStore(BatchingBucketStore store, LongSupplier nanoTime, boolean reserving) {
         this.store = store;
         this.nanoTime = nanoTime;
+        this.reserving = reserving;
     }
 
     @Override
     public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
         bucket.checkCost(cost);
-        Waiter waiter = new Waiter(bucket, cost, nanoTime.getAsLong());
+        long now = nanoTime.getAsLong();
+        Waiter waiter = null;
         while (true) {
             Lane lane = lanes.computeIfAbsent(key, k -> new Lane());
+            Outcome reserved;
+            Send send;
             synchronized (lane) {
                 if (lane.retired) {
                     continue; // removed after its last call; take a fresh one
                 }
-                if (lane.inFlight) {
-                    lane.waiting.add(waiter);
-                    return waiter.result;
+                reserved = lane.takeReserved(bucket, cost, now);
+                if (reserved != null) {
+                    if (lane.inFlight || !lane.runningLow()) {
+                        return CompletableFuture.completedFuture(reserved);
+                    }
+                    send = lane.send(List.of(), bucket, reserving); // the next reserve, before this one runs out
+                } else {
+                    if (waiter == null) {
+                        waiter = new Waiter(bucket, cost, now);
+                    }
+                    if (lane.inFlight) {
+                        lane.waiting.add(waiter);
+                        return waiter.result;
+                    }
+                    send = lane.send(List.of(waiter), bucket, reserving);
+                }
+                if (send.batch.isEmpty() && send.reserve == 0) {
+                    return CompletableFuture.completedFuture(reserved); // not hot enough for another reserve
                 }
                 lane.inFlight = true;
             }
-            send(key, lane, List.of(waiter));
-            return waiter.result;
+            send(key, lane, send);
+            return reserved != null ? CompletableFuture.completedFuture(reserved) : waiter.result;
         }
     }
 
     /**
-     * Sends {@code batch}, and then each batch that gathered meanwhile, until the lane is idle. A
+     * Sends {@code first}, and then each batch that gathered meanwhile, until the lane is idle. A
      * store that answers at once (in memory) is served by this loop rather than by recursion.
      */
-    private void send(String key, Lane lane, List<Waiter> first) {
-        List<Waiter> batch = first;
-        while (batch != null) {
-            CompletableFuture<Outcome[]> call = call(key, batch).toCompletableFuture();
+    private void send(String key, Lane lane, Send first) {
+        Send send = first;
+        while (send != null) {
+            CompletableFuture<Outcome[]> call = call(key, send).toCompletableFuture();
             if (!call.isDone()) {
-                List<Waiter> sent = batch;
+                Send sent = send;
                 call.whenComplete((outcomes, failure) -> {
-                    List<Waiter> following = next(key, lane); // the next batch leaves before this one's callers wake
-                    if (following != null) {
-                        dispatch(key, lane, following);
+                    Next next = next(key, lane, sent, outcomes, failure); // the next batch leaves before this one's callers wake
+                    if (next.send != null) {
+                        dispatch(key, lane, next.send);
                     }
-                    complete(sent, outcomes, failure);
+                    complete(sent.batch, outcomes, failure);
+                    next.completeServed();
                 });
                 return;
             }
@@ -97,42 +148,50 @@ public final class CoalescingStore implements BucketStore {
             } catch (RuntimeException e) {
                 failure = e.getCause() != null ? e.getCause() : e;
             }
-            List<Waiter> following = next(key, lane);
-            complete(batch, outcomes, failure);
-            batch = following;
+            Next next = next(key, lane, send, outcomes, failure);
+            complete(send.batch, outcomes, failure);
+            next.completeServed();
+            send = next.send;
         }
     }
 
-    private void dispatch(String key, Lane lane, List<Waiter> batch) {
+    private void dispatch(String key, Lane lane, Send send) {
         try {
-            sender.execute(() -> send(key, lane, batch));
+            sender.execute(() -> send(key, lane, send));
         } catch (RejectedExecutionException e) {
-            complete(batch, null, new IllegalStateException("the rate-limit store is closed", e));
-            List<Waiter> rest;
-            while ((rest = next(key, lane)) != null) {
-                complete(rest, null, new IllegalStateException("the rate-limit store is closed", e));
+            IllegalStateException closed = new IllegalStateException("the rate-limit store is closed", e);
+            complete(send.batch, null, closed);
+            Next rest;
+            while ((rest = next(key, lane, null, null, closed)).send != null) {
+                complete(rest.send.batch, null, closed);
             }
         }
     }
 
     /**
      * A request that goes out as it arrives is a plain call; a batch that waited, even of one, says how
-     * long each of its requests has waited, so each one's deadline still counts from its arrival.
+     * long each of its requests has waited, so each one's deadline still counts from its arrival. A reserve is
+     * the batch's last request, which has not waited.
      */
-    private CompletionStage<Outcome[]> call(String key, List<Waiter> batch) {
+    private CompletionStage<Outcome[]> call(String key, Send send) {
         try {
             long now = nanoTime.getAsLong();
-            if (batch.size() == 1 && now - batch.get(0).arrivedNanos < FRESH_NANOS) {
+            List<Waiter> batch = send.batch;
+            if (send.reserve == 0 && batch.size() == 1 && now - batch.get(0).arrivedNanos < FRESH_NANOS) {
                 Waiter only = batch.get(0);
                 return store.acquire(key, only.bucket, only.cost).thenApply(outcome -> new Outcome[] {outcome});
             }
-            long[] costs = new long[batch.size()];
-            long[] waited = new long[batch.size()];
-            for (int i = 0; i < costs.length; i++) {
+            int n = batch.size() + (send.reserve > 0 ? 1 : 0);
+            long[] costs = new long[n];
+            long[] waited = new long[n];
+            for (int i = 0; i < batch.size(); i++) {
                 costs[i] = batch.get(i).cost;
                 waited[i] = now - batch.get(i).arrivedNanos;
             }
-            return store.acquireAll(key, batch.get(0).bucket, costs, waited);
+            if (send.reserve > 0) {
+                costs[n - 1] = send.reserve;
+            }
+            return store.acquireAll(key, send.bucket, costs, waited);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -150,32 +209,98 @@ public final class CoalescingStore implements BucketStore {
         }
     }
 
-    /** @return the next batch of the lane, or {@code null} (and the lane retired) if nobody waits */
-    private List<Waiter> next(String key, Lane lane) {
+    /**
+     * Takes the reserve {@code sent} obtained, if any; grants from the reserve the waiters it covers; and takes
+     * the lane's next batch, or retires the lane if nobody waits and it holds no reserve.
+     */
+    private Next next(String key, Lane lane, Send sent, Outcome[] outcomes, Throwable failure) {
+        long now = nanoTime.getAsLong();
         synchronized (lane) {
-            if (lane.waiting.isEmpty()) {
-                lane.inFlight = false;
-                lane.retired = true;
-                lanes.remove(key, lane);
-                return null;
+            if (sent != null && sent.reserve > 0 && failure == null) {
+                Outcome reserved = outcomes[outcomes.length - 1];
+                if (!reserved.isExpired() && reserved.allowed()) {
+                    lane.addReserve(sent.bucket, sent.reserve, reserved, now + LEASE_NANOS);
+                    scheduleExpiry(key, lane);
+                }
             }
-            return takeBatch(lane.waiting);
+            List<Waiter> served = null;
+            List<Outcome> grants = null;
+            int covered = 0;
+            while (covered < lane.waiting.size()) {
+                Waiter first = lane.waiting.get(covered);
+                Outcome grant = lane.takeReserved(first.bucket, first.cost, now);
+                if (grant == null) {
+                    break;
+                }
+                if (served == null) {
+                    served = new ArrayList<>();
+                    grants = new ArrayList<>();
+                }
+                served.add(first);
+                grants.add(grant);
+                covered++;
+            }
+            lane.waiting.subList(0, covered).clear();
+            Send send = null;
+            if (!lane.waiting.isEmpty()) {
+                List<Waiter> batch = takeBatch(lane.waiting);
+                send = lane.send(batch, batch.get(0).bucket, reserving);
+            } else {
+                lane.inFlight = false;
+                if (!lane.holdsReserve(now)) {
+                    lane.retired = true;
+                    lanes.remove(key, lane);
+                }
+            }
+            return new Next(send, served, grants);
         }
     }
 
-    /** The next waiters that share the first one's bucket definition, at most {@link #MAX_BATCH}. */
+    /** Drops the reserve of a lane nobody used since it expired, and the lane with it. */
+    private void scheduleExpiry(String key, Lane lane) {
+        if (lane.expiryScheduled) {
+            return;
+        }
+        long delay = lane.reserveExpiresNanos - nanoTime.getAsLong();
+        try {
+            sender.schedule(() -> expire(key, lane), Math.max(delay, 0) + 1, TimeUnit.NANOSECONDS);
+            lane.expiryScheduled = true;
+        } catch (RejectedExecutionException e) {
+            // closed: the lanes go with the store
+        }
+    }
+
+    private void expire(String key, Lane lane) {
+        synchronized (lane) {
+            lane.expiryScheduled = false;
+            if (lane.retired) {
+                return;
+            }
+            if (lane.holdsReserve(nanoTime.getAsLong())) {
+                scheduleExpiry(key, lane);
+                return;
+            }
+            lane.reserve = 0;
+            if (!lane.inFlight && lane.waiting.isEmpty()) {
+                lane.retired = true;
+                lanes.remove(key, lane);
+            }
+        }
+    }
+
+    /** The next waiters that share the first one's bucket definition, at most {@link #MAX_BATCH} less one (for a reserve). */
     private static List<Waiter> takeBatch(List<Waiter> waiting) {
         TokenBucket bucket = waiting.get(0).bucket;
-        List<Waiter> batch = new ArrayList<>(Math.min(waiting.size(), MAX_BATCH));
+        List<Waiter> batch = new ArrayList<>(Math.min(waiting.size(), MAX_BATCH - 1));
         int taken = 0;
-        while (taken < waiting.size() && batch.size() < MAX_BATCH && waiting.get(taken).bucket.equals(bucket)) {
+        while (taken < waiting.size() && batch.size() < MAX_BATCH - 1 && waiting.get(taken).bucket.equals(bucket)) {
             batch.add(waiting.get(taken++));
         }
         waiting.subList(0, taken).clear();
         return batch;
     }
 
-    /** @return the number of keys with a call in flight (for tests) */
+    /** @return the number of keys with a call in flight or tokens reserved (for tests) */
     int lanes() {
         return lanes.size();
     }
@@ -191,10 +316,112 @@ public final class CoalescingStore implements BucketStore {
         store.close();
     }
 
+    /** One key's calls: the one in flight, the requests waiting for it, and the tokens reserved here. Guarded by itself. */
     private static final class Lane {
         boolean inFlight;
         boolean retired;
+        boolean expiryScheduled;
         final List<Waiter> waiting = new ArrayList<>();
+        /** Tokens reserved here for {@link #reserveBucket}, until {@link #reserveExpiresNanos}. */
+        long reserve;
+        TokenBucket reserveBucket;
+        long reserveExpiresNanos;
+        /** The owner's answer to the last reserve: what the grants from it report. */
+        Outcome reserveBasis;
+        /** The size of the last reserve asked for. */
+        long lastReserve;
+        /** Requests, and their tokens, since the lane's last call left. */
+        int demandRequests;
+        long demandTokens;
+
+        /** @return a grant of {@code cost} from the reserve, or {@code null} if the reserve does not cover it */
+        Outcome takeReserved(TokenBucket bucket, long cost, long now) {
+            if (reserve == 0) {
+                return null;
+            }
+            if (now - reserveExpiresNanos >= 0) {
+                reserve = 0;
+                return null;
+            }
+            if (cost == 0 || cost > reserve || !bucket.equals(reserveBucket)) {
+                return null;
+            }
+            reserve -= cost;
+            demandRequests++;
+            demandTokens += cost;
+            long burst = bucket.burst(reserveBasis.limitIndex());
+            return reserveBasis.reservedGrant(Math.min(burst, reserveBasis.remaining() + reserve));
+        }
+
+        /** @return whether the reserve is down to half of the last one asked for: time to ask for the next */
+        boolean runningLow() {
+            return 2 * reserve <= lastReserve;
+        }
+
+        boolean holdsReserve(long now) {
+            return reserve > 0 && now - reserveExpiresNanos < 0;
+        }
+
+        /** Adds {@code tokens} the owner granted as a reserve; what is left of an earlier one for another rule is dropped. */
+        void addReserve(TokenBucket bucket, long tokens, Outcome basis, long expiresNanos) {
+            reserve = reserve > 0 && bucket.equals(reserveBucket) ? reserve + tokens : tokens;
+            reserveBucket = bucket;
+            reserveBasis = basis;
+            reserveExpiresNanos = expiresNanos;
+        }
+
+        /** The call that takes {@code batch}, with a reserve if the key is hot here and the rule allows one. */
+        Send send(List<Waiter> batch, TokenBucket bucket, boolean reserving) {
+            long asked = demandTokens;
+            for (Waiter waiter : batch) {
+                asked += waiter.cost;
+            }
+            long reserveCap = Math.min(MAX_RESERVE, bucket.maxCost() / RESERVE_SHARE);
+            long size = !reserving || demandRequests + batch.size() < HOT_DEMAND || bucket.maxCost() < MIN_RESERVING_BURST ? 0
+                    : Math.min(reserveCap, 2 * asked);
+            if (size > 0) {
+                lastReserve = size;
+            }
+            if (size > 0 || !batch.isEmpty()) {
+                demandRequests = 0; // a call leaves: the count starts again
+                demandTokens = 0;
+            }
+            return new Send(batch, bucket, size);
+        }
+    }
+
+    /** One call to the store: waiting requests, and a reserve of {@code reserve} tokens (0: none). */
+    private static final class Send {
+        final List<Waiter> batch;
+        final TokenBucket bucket;
+        final long reserve;
+
+        Send(List<Waiter> batch, TokenBucket bucket, long reserve) {
+            this.batch = batch;
+            this.bucket = bucket;
+            this.reserve = reserve;
+        }
+    }
+
+    /** What follows a call: the next one, and the waiters the reserve granted (completed outside the lane's lock). */
+    private static final class Next {
+        final Send send;
+        final List<Waiter> served;
+        final List<Outcome> grants;
+
+        Next(Send send, List<Waiter> served, List<Outcome> grants) {
+            this.send = send;
+            this.served = served;
+            this.grants = grants;
+        }
+
+        void completeServed() {
+            if (served != null) {
+                for (int i = 0; i < served.size(); i++) {
+                    served.get(i).result.complete(grants.get(i));
+                }
+            }
+        }
     }
 
     private static final class Waiter {

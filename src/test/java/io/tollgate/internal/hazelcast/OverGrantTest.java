@@ -28,7 +28,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The seed benchmark's correctness test, on real time: burst 10, 10 tokens/s, 64 threads spread
  * over the three members hammer one key for 3 s. At most {@code burst + rate x elapsed} may be
- * granted, and with that many callers every token minted is taken.
+ * granted, and with that many callers every token minted is taken. Once more with burst 1 024 and
+ * 200 tokens/s, where each member reserves tokens ahead: never more either, and every token minted
+ * is taken but those the members still held as reserves at the end (at most a sixteenth of the
+ * burst each).
  */
 @Tag("hazelcast")
 @ExtendWith(SharedCluster.class)
@@ -50,9 +53,12 @@ class OverGrantTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"one call per decision", "coalescing and denial cache"})
+    @ValueSource(strings = {"one call per decision", "coalescing and denial cache", "coalescing, reserves and denial cache"})
     void sixtyFourThreadsOnThreeMembersNeverGetMoreThanBurstPlusRateTimesElapsed(String variant) throws Exception {
-        TokenBucket bucket = TokenBucket.of(Limit.of(10, 10, Duration.ofSeconds(1)));
+        boolean reserving = variant.contains("reserves");
+        long burst = reserving ? 1_024 : 10;
+        long rate = reserving ? 200 : 10;
+        TokenBucket bucket = TokenBucket.of(Limit.of(burst, rate, Duration.ofSeconds(1)));
         String key = BucketKeys.of("over-grant", UUID.randomUUID().toString());
         boolean optimized = variant.startsWith("coalescing");
         List<BucketStore> stores = new ArrayList<>();
@@ -104,8 +110,9 @@ class OverGrantTest {
         // last request, and with callers always waiting every token minted in between was taken.
         double outer = (lastReceived - firstSent) / 1e9;
         double inner = (lastSent - firstReceived) / 1e9;
-        long most = (long) Math.floor(10 + 10 * outer);
-        long least = (long) Math.floor(10 + 10 * inner) - 1;
+        long most = (long) Math.floor(burst + rate * outer);
+        long heldAtTheEnd = reserving ? stores.size() * burst / 16 : 0;
+        long least = (long) Math.floor(burst + rate * inner) - 1 - heldAtTheEnd;
         System.out.printf("over-grant test (" + variant + "): members=%d threads=%d elapsed=%.3fs (decisions spanned at least %.3fs) "
                 + "decisions=%d allowed=%d burst+rate*elapsed=%d over_grant=%.2f%% throughput=%.0f decisions/s%n",
                 stores.size(), THREADS, outer, inner, total, allowed, most,

@@ -71,7 +71,7 @@ class OptimizationsTest {
     void concurrentRequestsOnOneKeyShareRoundTripsAndStayExact() throws Exception {
         SlowStore slow = new SlowStore(new InMemoryBucketStore(clock, 1_000));
         CountingStore counting = new CountingStore(slow);
-        CoalescingStore coalescing = new CoalescingStore(counting);
+        CoalescingStore coalescing = new CoalescingStore(counting, System::nanoTime, false); // reserves: ReservesTest
         TokenBucket bucket = TokenBucket.of(Limit.of(1_000, 1, Duration.ofHours(1)));
         int threads = 16;
         ExecutorService pool = Executors.newFixedThreadPool(threads);

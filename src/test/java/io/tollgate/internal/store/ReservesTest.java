@@ -1,0 +1,277 @@
+package io.tollgate.internal.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tollgate.internal.core.Limit;
+import io.tollgate.internal.core.Outcome;
+import io.tollgate.internal.core.TokenBucket;
+import io.tollgate.testing.TestClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Tokens reserved ahead for a hot key: granted here without a round trip, never more than the owner took from
+ * the bucket, dropped when the lease ends. The owner is an in-memory bucket behind a gate that answers each call
+ * only when the test says so; the reserve's lease runs on a clock the test moves.
+ */
+class ReservesTest {
+
+    private static final long MILLIS = 1_000_000;
+
+    private final TestClock clock = new TestClock(1_000_000_000_000L);
+    private final AtomicLong nanos = new AtomicLong();
+    private final GatedStore owner = new GatedStore(new InMemoryBucketStore(clock, 1_000));
+    private final CoalescingStore store = new CoalescingStore(owner, nanos::get, true);
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    @Test
+    void aHotKeyIsGrantedFromItsReserveWithoutARoundTripUntilTheLeaseEnds() throws Exception {
+        TokenBucket bucket = TokenBucket.of(Limit.of(1_000, 1, Duration.ofHours(1)));
+        CompletableFuture<Outcome> first = acquire(bucket);
+        List<CompletableFuture<Outcome>> queued = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            queued.add(acquire(bucket));
+        }
+        owner.answer(new long[] {1});
+        assertThat(first.get().remaining()).isEqualTo(999);
+        // five waited: a hot key. They leave as one batch, with a reserve of twice their tokens.
+        owner.answer(new long[] {1, 1, 1, 1, 1, 10});
+        for (int i = 0; i < 5; i++) {
+            assertThat(queued.get(i).get().remaining()).isEqualTo(998 - i);
+        }
+        // 1 000 - 1 - 5 - 10 = 984 left in the bucket; 10 here. The next five are granted here at once.
+        for (int i = 1; i <= 5; i++) {
+            Outcome granted = acquire(bucket).getNow(null);
+            assertThat(granted).isNotNull();
+            assertThat(granted.allowed()).isTrue();
+            assertThat(granted.remaining()).isEqualTo(984 + 10 - i);
+        }
+        // half of the reserve is used: the next one, twice the five granted since, is asked for ahead
+        owner.awaitCall(new long[] {10});
+        for (int i = 0; i < 5; i++) {
+            assertThat(acquire(bucket).getNow(null).allowed()).isTrue();
+        }
+        CompletableFuture<Outcome> waiting = acquire(bucket); // the reserve is spent; the next one is on its way
+        assertThat(waiting).isNotDone();
+        owner.answer(new long[] {10});
+        // granted from the new reserve: 1 000 - 26 taken by the owner, 9 of them still here
+        assertThat(waiting.get().remaining()).isEqualTo(974 + 9);
+        assertThat(owner.calls()).isEqualTo(3);
+
+        nanos.addAndGet(CoalescingStore.LEASE_MILLIS * MILLIS); // the lease ends: the 9 are dropped, never granted
+        awaitNoLanes(); // and the key, idle here, is forgotten: it is cold again
+        CompletableFuture<Outcome> afterLease = acquire(bucket);
+        assertThat(afterLease).isNotDone();
+        owner.answer(new long[] {1});
+        assertThat(afterLease.get().remaining()).isEqualTo(973);
+        assertThat(owner.calls()).isEqualTo(4);
+        // of the 1 000 tokens: 18 granted, 9 dropped, 973 in the bucket
+        assertThat(owner.memory.acquireNow("k", bucket, 0).remaining()).isEqualTo(973);
+    }
+
+    @Test
+    void aRuleWithABurstUnder64NeverReserves() throws Exception {
+        TokenBucket bucket = TokenBucket.of(Limit.of(63, 1, Duration.ofHours(1)));
+        CompletableFuture<Outcome> first = acquire(bucket);
+        List<CompletableFuture<Outcome>> queued = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            queued.add(acquire(bucket));
+        }
+        owner.answer(new long[] {1});
+        owner.answer(new long[] {1, 1, 1, 1, 1, 1, 1, 1, 1, 1});
+        assertThat(first.get().remaining()).isEqualTo(62);
+        assertThat(queued.get(9).get().remaining()).isEqualTo(52);
+        CompletableFuture<Outcome> next = acquire(bucket);
+        assertThat(next).isNotDone(); // nothing held here: every decision is the owner's
+        owner.answer(new long[] {1});
+        assertThat(next.get().remaining()).isEqualTo(51);
+    }
+
+    @Test
+    void aReserveTheOwnerCannotGrantIsNotTakenAndTheRequestsBeforeItAreDecidedAsUsual() throws Exception {
+        TokenBucket bucket = TokenBucket.of(Limit.of(64, 1, Duration.ofHours(1)));
+        owner.memory.acquireNow("k", bucket, 58); // 6 left
+        CompletableFuture<Outcome> first = acquire(bucket);
+        List<CompletableFuture<Outcome>> queued = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            queued.add(acquire(bucket));
+        }
+        owner.answer(new long[] {1});
+        owner.answer(new long[] {1, 1, 1, 1, 4}); // a reserve of 4 (a sixteenth of 64): only 1 token is left for it
+        assertThat(first.get().allowed()).isTrue();
+        for (CompletableFuture<Outcome> request : queued) {
+            assertThat(request.get().allowed()).isTrue();
+        }
+        CompletableFuture<Outcome> last = acquire(bucket);
+        assertThat(last).isNotDone(); // no reserve was granted
+        owner.answer(new long[] {1});
+        assertThat(last.get().allowed()).isTrue();
+        assertThat(last.get().remaining()).isZero();
+    }
+
+    @Test
+    void manyThreadsOnAHotKeyAreGrantedExactlyWhatTheBucketHeld() throws Exception {
+        TokenBucket bucket = TokenBucket.of(Limit.of(5_000, 1, Duration.ofHours(1)));
+        CountingStore counting = new CountingStore(new AnsweringLater(new InMemoryBucketStore(clock, 1_000)));
+        CoalescingStore reserving = new CoalescingStore(counting, nanos::get, true); // the lease never ends here
+        int threads = 16;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<Long>> granted = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int cost = 1 + t % 3;
+                granted.add(pool.submit(() -> {
+                    long tokens = 0;
+                    for (int i = 0; i < 200; i++) {
+                        if (reserving.acquire("hot", bucket, cost).toCompletableFuture().get(30, TimeUnit.SECONDS).allowed()) {
+                            tokens += cost;
+                        }
+                    }
+                    return tokens;
+                }));
+            }
+            long total = 0;
+            for (Future<Long> f : granted) {
+                total += f.get(60, TimeUnit.SECONDS);
+            }
+            long rest = 0;
+            while (reserving.acquire("hot", bucket, 1).toCompletableFuture().get(30, TimeUnit.SECONDS).allowed()) {
+                rest++;
+            }
+            System.out.printf("reserves: %d requests, %d tokens granted, %d store calls%n", threads * 200 + rest + 1,
+                    total + rest, counting.calls.get());
+            assertThat(total + rest).isEqualTo(5_000);
+            assertThat(counting.calls.get()).isLessThan((threads * 200L + rest) / 4);
+        } finally {
+            pool.shutdownNow();
+            reserving.close();
+        }
+    }
+
+    private void awaitNoLanes() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (store.lanes() > 0) {
+            assertThat(System.nanoTime() - deadline).as("the lane was not dropped within 30 s").isNegative();
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
+    }
+
+    private CompletableFuture<Outcome> acquire(TokenBucket bucket) {
+        return store.acquire("k", bucket, 1).toCompletableFuture();
+    }
+
+    /** Holds each call until the test answers it, and checks what it carried. */
+    private static final class GatedStore implements BatchingBucketStore {
+        final InMemoryBucketStore memory;
+        private final BlockingQueue<Call> pending = new LinkedBlockingQueue<>();
+        private final AtomicLong calls = new AtomicLong();
+
+        GatedStore(InMemoryBucketStore memory) {
+            this.memory = memory;
+        }
+
+        @Override
+        public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
+            CompletableFuture<Outcome[]> all = new CompletableFuture<>();
+            enqueue(new long[] {cost}, () -> all.complete(new Outcome[] {memory.acquireNow(key, bucket, cost)}));
+            return all.thenApply(outcomes -> outcomes[0]);
+        }
+
+        @Override
+        public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long[] waitedNanos) {
+            CompletableFuture<Outcome[]> all = new CompletableFuture<>();
+            long[] sent = costs.clone();
+            enqueue(sent, () -> all.complete(memory.acquireAll(key, bucket, sent, waitedNanos).toCompletableFuture().join()));
+            return all;
+        }
+
+        private void enqueue(long[] costs, Runnable answer) {
+            calls.incrementAndGet();
+            pending.add(new Call(costs, answer));
+        }
+
+        /** Waits for the next call (sent from another thread, perhaps), checks its costs, and leaves it pending. */
+        void awaitCall(long[] costs) throws InterruptedException {
+            Call call = pending.poll(30, TimeUnit.SECONDS);
+            assertThat(call).as("a call to the owner").isNotNull();
+            assertThat(call.costs).as(Arrays.toString(call.costs)).containsExactly(costs);
+            held = call;
+        }
+
+        private Call held;
+
+        /** Waits for the next call unless one is held, checks its costs, and answers it. */
+        void answer(long[] costs) throws InterruptedException {
+            if (held == null) {
+                awaitCall(costs);
+            } else {
+                assertThat(held.costs).containsExactly(costs);
+            }
+            Call call = held;
+            held = null;
+            call.answer.run();
+        }
+
+        long calls() {
+            return calls.get();
+        }
+
+        @Override
+        public void close() {
+        }
+
+        private record Call(long[] costs, Runnable answer) {
+        }
+    }
+
+    /** Answers each call on another thread, like a remote owner: concurrent callers pile up meanwhile. */
+    private static final class AnsweringLater implements BatchingBucketStore {
+        private final BatchingBucketStore store;
+        private final ExecutorService answers = Executors.newSingleThreadExecutor();
+
+        AnsweringLater(BatchingBucketStore store) {
+            this.store = store;
+        }
+
+        @Override
+        public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
+            return CompletableFuture.supplyAsync(() -> afterARoundTrip(store.acquire(key, bucket, cost)), answers);
+        }
+
+        @Override
+        public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long[] waitedNanos) {
+            return CompletableFuture.supplyAsync(() -> afterARoundTrip(store.acquireAll(key, bucket, costs, waitedNanos)), answers);
+        }
+
+        private static <T> T afterARoundTrip(CompletionStage<T> answer) {
+            try {
+                TimeUnit.MILLISECONDS.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return answer.toCompletableFuture().join();
+        }
+
+        @Override
+        public void close() {
+            answers.shutdownNow();
+        }
+    }
+}
