@@ -20,14 +20,15 @@ import java.util.function.LongSupplier;
  * arrival order, so the counts stay exact. An uncontended key pays nothing extra. Each request of a batch says
  * how long it has waited, so that the store holds it to its own caller's deadline.
  *
- * <p>A key that is hot here (at least {@value #HOT_DEMAND} requests since its last call: waiting for it, or granted
- * from a reserve) also asks the owner, as the last request of its batch, for a reserve: twice the tokens asked for
- * since its last call, at most a sixteenth of the rule's smallest burst and {@value #MAX_RESERVE} tokens, never for a rule whose
- * burst is under {@value #MIN_RESERVING_BURST}. The owner takes the reserve from the bucket like any request (or
- * denies it, and nothing is taken); requests for the key are then granted here from the reserve, without a round
- * trip, and the next reserve is asked for when half of this one is used. Every token granted was taken from the
- * bucket first, so the grants never exceed {@code burst + rate x T}; tokens not granted within
- * {@value #LEASE_MILLIS} ms are dropped, never returned, so a key going cold here may fall short by a reserve.
+ * <p>A key that is hot here (at least {@value #HOT_DEMAND} requests since its last call: waiting for it, or
+ * granted from a reserve) also asks the owner, as the last request of its batch, for a reserve: twice the tokens
+ * asked for since its last call, at most a sixteenth of the rule's smallest burst and {@value #MAX_RESERVE} tokens,
+ * never for a rule whose burst is under {@value #MIN_RESERVING_BURST}. The owner takes the reserve from the bucket
+ * like any request (or denies it, and nothing is taken); requests for the key are then granted here from the
+ * reserve, without a round trip, and the next reserve is asked for when half of this one is used. Every token
+ * granted was taken from the bucket first, so the grants never exceed {@code burst + rate x T}; tokens not granted
+ * within {@value #LEASE_MILLIS} ms of the reserve's last top-up are dropped, never returned, so a key going cold
+ * here may fall short by a reserve.
  */
 public final class CoalescingStore implements BucketStore {
 
@@ -35,7 +36,7 @@ public final class CoalescingStore implements BucketStore {
     public static final int MAX_BATCH = 512;
     /** A request that waited less than this before it left is sent as it came (1 ms: well below any store timeout). */
     private static final long FRESH_NANOS = 1_000_000;
-    /** Requests since a key's last call (those waiting for it, and those granted from its reserve) from which it is hot here, and reserves. */
+    /** Requests since a key's last call (waiting for it, or granted from its reserve) that make it hot here. */
     static final int HOT_DEMAND = 4;
     /** Rules whose smallest burst is below this never reserve: each of their decisions is made by the owner. */
     static final long MIN_RESERVING_BURST = 64;
@@ -43,7 +44,7 @@ public final class CoalescingStore implements BucketStore {
     static final long RESERVE_SHARE = 16;
     /** ...and at most this many tokens. */
     static final long MAX_RESERVE = 1024;
-    /** How long reserved tokens may be granted after the owner took them. */
+    /** How long a reserve may be granted from after its last top-up arrived. */
     static final long LEASE_MILLIS = 20;
     private static final long LEASE_NANOS = TimeUnit.MILLISECONDS.toNanos(LEASE_MILLIS);
 
