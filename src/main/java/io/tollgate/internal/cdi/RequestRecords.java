@@ -37,8 +37,11 @@ public final class RequestRecords {
 
     /** @return the record of the HTTP request on this thread, or {@code null} outside one */
     public RequestRecord current() {
+        if (!requestContextActive()) {
+            return null; // no HTTP request on this thread (a timer, a message): nothing to ask the servlet layer
+        }
         if (servlet == HttpRequests.NONE) {
-            return requestContextActive() ? state().record() : null;
+            return state().record();
         }
         if (servlet.attribute(RequestRecord.ATTRIBUTE) instanceof RequestRecord record) {
             return record;

@@ -337,7 +337,7 @@ public final class TokenBucket {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof TokenBucket && Arrays.equals(spec, ((TokenBucket) o).spec);
+        return o == this || o instanceof TokenBucket && Arrays.equals(spec, ((TokenBucket) o).spec);
     }
 
     @Override

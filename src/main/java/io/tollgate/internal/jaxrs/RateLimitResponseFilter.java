@@ -12,6 +12,7 @@ import java.util.List;
 final class RateLimitResponseFilter implements ContainerResponseFilter {
 
     private final TollgateConfig config;
+
     RateLimitResponseFilter(TollgateConfig config) {
         this.config = config;
     }

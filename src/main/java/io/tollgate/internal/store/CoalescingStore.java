@@ -112,7 +112,7 @@ public final class CoalescingStore implements BucketStore {
                     }
                     send = lane.send(List.of(waiter), bucket, reserving);
                 }
-                if (send.batch.isEmpty() && send.reserve == 0) {
+                if (send.batch().isEmpty() && send.reserve() == 0) {
                     return CompletableFuture.completedFuture(reserved); // not hot enough for another reserve
                 }
                 lane.inFlight = true;
@@ -134,10 +134,10 @@ public final class CoalescingStore implements BucketStore {
                 Send sent = send;
                 call.whenComplete((outcomes, failure) -> {
                     Next next = next(key, lane, sent, outcomes, failure); // the next batch leaves before this one's callers wake
-                    if (next.send != null) {
-                        dispatch(key, lane, next.send);
+                    if (next.send() != null) {
+                        dispatch(key, lane, next.send());
                     }
-                    complete(sent.batch, outcomes, failure);
+                    complete(sent.batch(), outcomes, failure);
                     next.completeServed();
                 });
                 return;
@@ -150,9 +150,9 @@ public final class CoalescingStore implements BucketStore {
                 failure = e.getCause() != null ? e.getCause() : e;
             }
             Next next = next(key, lane, send, outcomes, failure);
-            complete(send.batch, outcomes, failure);
+            complete(send.batch(), outcomes, failure);
             next.completeServed();
-            send = next.send;
+            send = next.send();
         }
     }
 
@@ -161,10 +161,10 @@ public final class CoalescingStore implements BucketStore {
             sender.execute(() -> send(key, lane, send));
         } catch (RejectedExecutionException e) {
             IllegalStateException closed = new IllegalStateException("the rate-limit store is closed", e);
-            complete(send.batch, null, closed);
+            complete(send.batch(), null, closed);
             Next rest;
-            while ((rest = next(key, lane, null, null, closed)).send != null) {
-                complete(rest.send.batch, null, closed);
+            while ((rest = next(key, lane, null, null, closed)).send() != null) {
+                complete(rest.send().batch(), null, closed);
             }
         }
     }
@@ -177,22 +177,22 @@ public final class CoalescingStore implements BucketStore {
     private CompletionStage<Outcome[]> call(String key, Send send) {
         try {
             long now = nanoTime.getAsLong();
-            List<Waiter> batch = send.batch;
-            if (send.reserve == 0 && batch.size() == 1 && now - batch.get(0).arrivedNanos < FRESH_NANOS) {
+            List<Waiter> batch = send.batch();
+            if (send.reserve() == 0 && batch.size() == 1 && now - batch.get(0).arrivedNanos < FRESH_NANOS) {
                 Waiter only = batch.get(0);
                 return store.acquire(key, only.bucket, only.cost).thenApply(outcome -> new Outcome[] {outcome});
             }
-            int n = batch.size() + (send.reserve > 0 ? 1 : 0);
+            int n = batch.size() + (send.reserve() > 0 ? 1 : 0);
             long[] costs = new long[n];
             long[] waited = new long[n];
             for (int i = 0; i < batch.size(); i++) {
                 costs[i] = batch.get(i).cost;
                 waited[i] = now - batch.get(i).arrivedNanos;
             }
-            if (send.reserve > 0) {
-                costs[n - 1] = send.reserve;
+            if (send.reserve() > 0) {
+                costs[n - 1] = send.reserve();
             }
-            return store.acquireAll(key, send.bucket, costs, waited);
+            return store.acquireAll(key, send.bucket(), costs, waited);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -217,31 +217,27 @@ public final class CoalescingStore implements BucketStore {
     private Next next(String key, Lane lane, Send sent, Outcome[] outcomes, Throwable failure) {
         long now = nanoTime.getAsLong();
         synchronized (lane) {
-            if (sent != null && sent.reserve > 0 && failure == null) {
+            if (sent != null && sent.reserve() > 0 && failure == null) {
                 Outcome reserved = outcomes[outcomes.length - 1];
                 if (!reserved.isExpired() && reserved.allowed()) {
-                    lane.addReserve(sent.bucket, sent.reserve, reserved, now + LEASE_NANOS);
+                    lane.addReserve(sent.bucket(), sent.reserve(), reserved, now + LEASE_NANOS);
                     scheduleExpiry(key, lane);
                 }
             }
-            List<Waiter> served = null;
-            List<Outcome> grants = null;
             int covered = 0;
             while (covered < lane.waiting.size()) {
-                Waiter first = lane.waiting.get(covered);
-                Outcome grant = lane.takeReserved(first.bucket, first.cost, now);
-                if (grant == null) {
+                Waiter waiter = lane.waiting.get(covered);
+                waiter.reserved = lane.takeReserved(waiter.bucket, waiter.cost, now);
+                if (waiter.reserved == null) {
                     break;
                 }
-                if (served == null) {
-                    served = new ArrayList<>();
-                    grants = new ArrayList<>();
-                }
-                served.add(first);
-                grants.add(grant);
                 covered++;
             }
-            lane.waiting.subList(0, covered).clear();
+            List<Waiter> served = List.of();
+            if (covered > 0) {
+                served = List.copyOf(lane.waiting.subList(0, covered));
+                lane.waiting.subList(0, covered).clear();
+            }
             Send send = null;
             if (!lane.waiting.isEmpty()) {
                 List<Waiter> batch = takeBatch(lane.waiting);
@@ -253,7 +249,7 @@ public final class CoalescingStore implements BucketStore {
                     lanes.remove(key, lane);
                 }
             }
-            return new Next(send, served, grants);
+            return new Next(send, served);
         }
     }
 
@@ -337,11 +333,8 @@ public final class CoalescingStore implements BucketStore {
 
         /** @return a grant of {@code cost} from the reserve, or {@code null} if the reserve does not cover it */
         Outcome takeReserved(TokenBucket bucket, long cost, long now) {
-            if (reserve == 0) {
-                return null;
-            }
-            if (now - reserveExpiresNanos >= 0) {
-                reserve = 0;
+            if (!holdsReserve(now)) {
+                reserve = 0; // none, or expired
                 return null;
             }
             if (cost == 0 || cost > reserve || !bucket.equals(reserveBucket)) {
@@ -392,35 +385,15 @@ public final class CoalescingStore implements BucketStore {
     }
 
     /** One call to the store: waiting requests, and a reserve of {@code reserve} tokens (0: none). */
-    private static final class Send {
-        final List<Waiter> batch;
-        final TokenBucket bucket;
-        final long reserve;
-
-        Send(List<Waiter> batch, TokenBucket bucket, long reserve) {
-            this.batch = batch;
-            this.bucket = bucket;
-            this.reserve = reserve;
-        }
+    private record Send(List<Waiter> batch, TokenBucket bucket, long reserve) {
     }
 
-    /** What follows a call: the next one, and the waiters the reserve granted (completed outside the lane's lock). */
-    private static final class Next {
-        final Send send;
-        final List<Waiter> served;
-        final List<Outcome> grants;
-
-        Next(Send send, List<Waiter> served, List<Outcome> grants) {
-            this.send = send;
-            this.served = served;
-            this.grants = grants;
-        }
+    /** What follows a call: the next one, and the waiters granted from the reserve (completed outside the lane's lock). */
+    private record Next(Send send, List<Waiter> served) {
 
         void completeServed() {
-            if (served != null) {
-                for (int i = 0; i < served.size(); i++) {
-                    served.get(i).result.complete(grants.get(i));
-                }
+            for (Waiter waiter : served) {
+                waiter.result.complete(waiter.reserved);
             }
         }
     }
@@ -430,6 +403,8 @@ public final class CoalescingStore implements BucketStore {
         final long cost;
         final long arrivedNanos;
         final CompletableFuture<Outcome> result = new CompletableFuture<>();
+        /** Its grant from the reserve, set under the lane's lock when one covers it. */
+        Outcome reserved;
 
         Waiter(TokenBucket bucket, long cost, long arrivedNanos) {
             this.bucket = bucket;

@@ -7,13 +7,6 @@ import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.testing.TestClock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -74,77 +67,20 @@ class OptimizationsTest {
         CoalescingStore coalescing = new CoalescingStore(counting, System::nanoTime, false); // reserves: ReservesTest
         TokenBucket bucket = TokenBucket.of(Limit.of(1_000, 1, Duration.ofHours(1)));
         int threads = 16;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
-            List<Future<Long>> granted = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int cost = 1 + t % 3;
-                granted.add(pool.submit(() -> {
-                    long tokens = 0;
-                    for (int i = 0; i < 50; i++) {
-                        if (acquire(coalescing, "hot", bucket, cost).allowed()) {
-                            tokens += cost;
-                        }
-                    }
-                    return tokens;
-                }));
-            }
-            long total = 0;
-            for (Future<Long> f : granted) {
-                total += f.get(60, TimeUnit.SECONDS);
-            }
-            long rest = 0;
-            while (acquire(coalescing, "hot", bucket, 1).allowed()) {
-                rest++;
-            }
+            long total = HotKeyLoad.run(coalescing, "hot", bucket, threads, 50);
+            long rest = HotKeyLoad.drain(coalescing, "hot", bucket);
             assertThat(total + rest).isEqualTo(1_000);
             assertThat(counting.decisions.get()).isEqualTo(threads * 50L + rest + 1);
             System.out.printf("coalescing: %d decisions in %d store calls%n", counting.decisions.get(), counting.calls.get());
             assertThat(counting.calls.get()).isLessThan(counting.decisions.get() / 2);
             assertThat(coalescing.lanes()).isZero();
         } finally {
-            pool.shutdownNow();
             slow.close();
         }
     }
 
     private static Outcome acquire(BucketStore store, String key, TokenBucket bucket, long cost) throws Exception {
         return store.acquire(key, bucket, cost).toCompletableFuture().get(30, TimeUnit.SECONDS);
-    }
-
-    /** Answers from another thread after a pause, like a remote store: concurrent callers pile up. */
-    private static final class SlowStore implements BatchingBucketStore {
-        private final BatchingBucketStore store;
-        private final ExecutorService answers = Executors.newSingleThreadExecutor();
-
-        SlowStore(BatchingBucketStore store) {
-            this.store = store;
-        }
-
-        private <T> CompletionStage<T> later(CompletionStage<T> result) {
-            return CompletableFuture.supplyAsync(() -> {
-                try {
-                    TimeUnit.MILLISECONDS.sleep(2);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return result.toCompletableFuture().join();
-            }, answers);
-        }
-
-        @Override
-        public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
-            return later(store.acquire(key, bucket, cost));
-        }
-
-        @Override
-        public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long[] waitedNanos) {
-            return later(store.acquireAll(key, bucket, costs, waitedNanos));
-        }
-
-        @Override
-        public void close() {
-            answers.shutdownNow();
-        }
     }
 }

@@ -13,9 +13,6 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -45,10 +42,7 @@ class ReservesTest {
     void aHotKeyIsGrantedFromItsReserveWithoutARoundTripUntilTheLeaseEnds() throws Exception {
         TokenBucket bucket = TokenBucket.of(Limit.of(1_000, 1, Duration.ofHours(1)));
         CompletableFuture<Outcome> first = acquire(bucket);
-        List<CompletableFuture<Outcome>> queued = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            queued.add(acquire(bucket));
-        }
+        List<CompletableFuture<Outcome>> queued = acquire(bucket, 5);
         owner.answer(new long[] {1});
         assertThat(first.get().remaining()).isEqualTo(999);
         // five waited: a hot key. They leave as one batch, with a reserve of twice their tokens.
@@ -90,10 +84,7 @@ class ReservesTest {
     void aRuleWithABurstUnder64NeverReserves() throws Exception {
         TokenBucket bucket = TokenBucket.of(Limit.of(63, 1, Duration.ofHours(1)));
         CompletableFuture<Outcome> first = acquire(bucket);
-        List<CompletableFuture<Outcome>> queued = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-            queued.add(acquire(bucket));
-        }
+        List<CompletableFuture<Outcome>> queued = acquire(bucket, 10);
         owner.answer(new long[] {1});
         owner.answer(new long[] {1, 1, 1, 1, 1, 1, 1, 1, 1, 1});
         assertThat(first.get().remaining()).isEqualTo(62);
@@ -109,10 +100,7 @@ class ReservesTest {
         TokenBucket bucket = TokenBucket.of(Limit.of(64, 1, Duration.ofHours(1)));
         owner.memory.acquireNow("k", bucket, 58); // 6 left
         CompletableFuture<Outcome> first = acquire(bucket);
-        List<CompletableFuture<Outcome>> queued = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            queued.add(acquire(bucket));
-        }
+        List<CompletableFuture<Outcome>> queued = acquire(bucket, 4);
         owner.answer(new long[] {1});
         owner.answer(new long[] {1, 1, 1, 1, 4}); // a reserve of 4 (a sixteenth of 64): only 1 token is left for it
         assertThat(first.get().allowed()).isTrue();
@@ -129,39 +117,20 @@ class ReservesTest {
     @Test
     void manyThreadsOnAHotKeyAreGrantedExactlyWhatTheBucketHeld() throws Exception {
         TokenBucket bucket = TokenBucket.of(Limit.of(5_000, 1, Duration.ofHours(1)));
-        CountingStore counting = new CountingStore(new AnsweringLater(new InMemoryBucketStore(clock, 1_000)));
+        SlowStore slow = new SlowStore(new InMemoryBucketStore(clock, 1_000));
+        CountingStore counting = new CountingStore(slow);
         CoalescingStore reserving = new CoalescingStore(counting, nanos::get, true); // the lease never ends here
         int threads = 16;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
-            List<Future<Long>> granted = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int cost = 1 + t % 3;
-                granted.add(pool.submit(() -> {
-                    long tokens = 0;
-                    for (int i = 0; i < 200; i++) {
-                        if (reserving.acquire("hot", bucket, cost).toCompletableFuture().get(30, TimeUnit.SECONDS).allowed()) {
-                            tokens += cost;
-                        }
-                    }
-                    return tokens;
-                }));
-            }
-            long total = 0;
-            for (Future<Long> f : granted) {
-                total += f.get(60, TimeUnit.SECONDS);
-            }
-            long rest = 0;
-            while (reserving.acquire("hot", bucket, 1).toCompletableFuture().get(30, TimeUnit.SECONDS).allowed()) {
-                rest++;
-            }
+            long total = HotKeyLoad.run(reserving, "hot", bucket, threads, 200);
+            long rest = HotKeyLoad.drain(reserving, "hot", bucket);
             System.out.printf("reserves: %d requests, %d tokens granted, %d store calls%n", threads * 200 + rest + 1,
                     total + rest, counting.calls.get());
             assertThat(total + rest).isEqualTo(5_000);
             assertThat(counting.calls.get()).isLessThan((threads * 200L + rest) / 4);
         } finally {
-            pool.shutdownNow();
             reserving.close();
+            slow.close();
         }
     }
 
@@ -177,11 +146,22 @@ class ReservesTest {
         return store.acquire("k", bucket, 1).toCompletableFuture();
     }
 
+    /** @return {@code n} requests of cost 1, made one after another */
+    private List<CompletableFuture<Outcome>> acquire(TokenBucket bucket, int n) {
+        List<CompletableFuture<Outcome>> made = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            made.add(acquire(bucket));
+        }
+        return made;
+    }
+
     /** Holds each call until the test answers it, and checks what it carried. */
     private static final class GatedStore implements BatchingBucketStore {
         final InMemoryBucketStore memory;
         private final BlockingQueue<Call> pending = new LinkedBlockingQueue<>();
         private final AtomicLong calls = new AtomicLong();
+        /** A call awaited and checked, not answered yet. */
+        private Call held;
 
         GatedStore(InMemoryBucketStore memory) {
             this.memory = memory;
@@ -215,8 +195,6 @@ class ReservesTest {
             held = call;
         }
 
-        private Call held;
-
         /** Waits for the next call unless one is held, checks its costs, and answers it. */
         void answer(long[] costs) throws InterruptedException {
             if (held == null) {
@@ -238,40 +216,6 @@ class ReservesTest {
         }
 
         private record Call(long[] costs, Runnable answer) {
-        }
-    }
-
-    /** Answers each call on another thread, like a remote owner: concurrent callers pile up meanwhile. */
-    private static final class AnsweringLater implements BatchingBucketStore {
-        private final BatchingBucketStore store;
-        private final ExecutorService answers = Executors.newSingleThreadExecutor();
-
-        AnsweringLater(BatchingBucketStore store) {
-            this.store = store;
-        }
-
-        @Override
-        public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
-            return CompletableFuture.supplyAsync(() -> afterARoundTrip(store.acquire(key, bucket, cost)), answers);
-        }
-
-        @Override
-        public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long[] waitedNanos) {
-            return CompletableFuture.supplyAsync(() -> afterARoundTrip(store.acquireAll(key, bucket, costs, waitedNanos)), answers);
-        }
-
-        private static <T> T afterARoundTrip(CompletionStage<T> answer) {
-            try {
-                TimeUnit.MILLISECONDS.sleep(1);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return answer.toCompletableFuture().join();
-        }
-
-        @Override
-        public void close() {
-            answers.shutdownNow();
         }
     }
 }
