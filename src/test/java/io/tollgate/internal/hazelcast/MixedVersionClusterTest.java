@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -78,25 +79,14 @@ class MixedVersionClusterTest {
 
             // A1 and one old member will die together: keys whose backups then cross versions, A1's backed up on the
             // old member that stays, the dying old member's backed up on M0. The partition table decides which old
-            // member can play which part (it need not back up A1's partitions on both), so the parts follow it.
-            // a settled table may still be rebalanced once more after members joined one by one: wait (at most
-            // 60 s) until it has a pair for either casting
-            long castDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!(hasPartition(m0, a1Id, b2Id) && hasPartition(m0, b1Id, m0Id))
-                    && !(hasPartition(m0, a1Id, b1Id) && hasPartition(m0, b2Id, m0Id)) && System.nanoTime() < castDeadline) {
-                TimeUnit.MILLISECONDS.sleep(100);
-            }
-            boolean b1Dies = hasPartition(m0, a1Id, b2Id) && hasPartition(m0, b1Id, m0Id);
-            TollgateMemberProcess dying = b1Dies ? b1 : b2;
-            TollgateMemberProcess staying = b1Dies ? b2 : b1;
-            UUID dyingId = b1Dies ? b1Id : b2Id;
-            UUID stayingId = b1Dies ? b2Id : b1Id;
-            String stays = names.get(stayingId).substring(0, 2);
-            List<String> keys = new ArrayList<>();
-            keys.addAll(keys(m0, a1Id, stayingId, 2));
-            keys.addAll(keys(m0, dyingId, m0Id, 2));
-            keys.addAll(keys(m0, m0Id, null, 2));
-            keys.addAll(keys(m0, stayingId, null, 2));
+            // member can play which part (it need not back up A1's partitions on both), so the parts follow it, and
+            // parts and keys come from one table: read again if it changed meanwhile
+            Casting casting = cast(m0, m0Id, a1Id, List.of(b1, b2), List.of(b1Id, b2Id));
+            TollgateMemberProcess dying = casting.dying();
+            TollgateMemberProcess staying = casting.staying();
+            UUID dyingId = casting.dyingId();
+            String stays = names.get(casting.stayingId()).substring(0, 2);
+            List<String> keys = casting.keys();
             keys.forEach(key -> left.put(key, BURST));
 
             assertThat(s0.wireVersion()).as("old members in the cluster").isZero();
@@ -222,22 +212,72 @@ class MixedVersionClusterTest {
         return config;
     }
 
+    /** The old member that dies with A1, the one that stays, and the keys each phase decides. */
+    private record Casting(TollgateMemberProcess dying, UUID dyingId, TollgateMemberProcess staying, UUID stayingId,
+            List<String> keys) {
+    }
+
     /**
-     * @return {@code count} keys of this run whose partition {@code owner} owns and {@code backup} backs up
-     *         ({@code null}: any member)
+     * Casts the old members by the partition table (waiting, at most 60 s, for a settled table that has a pair for
+     * either casting) and picks the keys from that same table, read again if it changed while the keys were picked.
+     */
+    private Casting cast(HazelcastInstance m0, UUID m0Id, UUID a1Id, List<TollgateMemberProcess> old, List<UUID> oldIds)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (HazelcastTestCluster.settled(m0, 4)) {
+                long stamp = HazelcastTestCluster.partitionStamp(m0);
+                for (int dies = 0; dies < 2; dies++) {
+                    UUID dyingId = oldIds.get(dies);
+                    UUID stayingId = oldIds.get(1 - dies);
+                    if (hasPartition(m0, a1Id, stayingId) && hasPartition(m0, dyingId, m0Id)) {
+                        List<String> keys = new ArrayList<>();
+                        keys.addAll(keys(m0, a1Id, stayingId, 2));
+                        keys.addAll(keys(m0, dyingId, m0Id, 2));
+                        keys.addAll(keys(m0, m0Id, null, 2));
+                        keys.addAll(keys(m0, stayingId, null, 2));
+                        if (keys.size() == 8 && HazelcastTestCluster.partitionStamp(m0) == stamp) {
+                            System.out.printf("mixed versions: %s dies with A1, %s stays; the partition table has (owner -> "
+                                    + "backup: partitions) %s%n", names.get(dyingId), names.get(stayingId), pairs(m0));
+                            return new Casting(old.get(dies), dyingId, old.get(1 - dies), stayingId, keys);
+                        }
+                    }
+                }
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+        throw new IllegalStateException("no casting within 60 s: the partition table has (owner -> backup: partitions) "
+                + pairs(m0));
+    }
+
+    /**
+     * @return up to {@code count} keys of this run whose partition {@code owner} owns and {@code backup} backs up
+     *         ({@code null}: any member), fewer if 100 000 candidates had none
      */
     private List<String> keys(HazelcastInstance master, UUID owner, UUID backup, int count) {
         List<String> keys = new ArrayList<>();
-        for (int i = 0; keys.size() < count; i++) {
-            if (i == 100_000) {
-                throw new IllegalStateException("no partition owned by " + names.get(owner) + " and backed up by " + names.get(backup));
-            }
+        for (int i = 0; keys.size() < count && i < 100_000; i++) {
             String key = BucketKeys.of("mixed", owner + "-" + i);
             if (ownedAndBackedUp(master, master.getPartitionService().getPartition(key).getPartitionId(), owner, backup)) {
                 keys.add(key);
             }
         }
         return keys;
+    }
+
+    /** @return how many partitions each pair of owner and first backup has, by the members' names */
+    private Map<String, Integer> pairs(HazelcastInstance master) {
+        Map<String, Integer> pairs = new TreeMap<>();
+        var partitions = ((HazelcastInstanceProxy) master).getOriginal().node.getPartitionService();
+        for (int partition = 0; partition < partitions.getPartitionCount(); partition++) {
+            var replicas = partitions.getPartition(partition);
+            pairs.merge(name(replicas.getReplica(0)) + " -> " + name(replicas.getReplica(1)), 1, Integer::sum);
+        }
+        return pairs;
+    }
+
+    private String name(com.hazelcast.internal.partition.PartitionReplica replica) {
+        return replica == null ? "none" : names.getOrDefault(replica.uuid(), replica.toString());
     }
 
     /** @return whether some partition is owned by {@code owner} and backed up by {@code backup} */
