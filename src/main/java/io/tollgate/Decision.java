@@ -10,116 +10,54 @@ import java.util.Objects;
  * <p>A rule may hold several limits; a decision reports the one that matters most: for an
  * allowed request the limit with the fewest tokens left, for a denied one the limit that makes
  * the caller wait longest.
+ *
+ * <p>Tollgate makes decisions; applications read them. Tests of application code that need one build it
+ * with {@link #builder(String)}.
+ *
+ * @param rule              the name of the rule that decided
+ * @param allowed           {@code true} if the request may proceed; its cost has then been charged
+ * @param cost              the tokens the request asked for
+ * @param remaining         whole tokens left in the reported limit after this decision
+ * @param limit             the capacity (burst) of the reported limit
+ * @param limitIndex        the position of the reported limit within its rule, from 0 in configuration order
+ * @param resetAfterMicros  microseconds until the reported limit is full again
+ * @param retryAfterMicros  for a denial, the exact microseconds until the request's cost is available in every
+ *                          limit of the rule; 0 when allowed (but for {@code shadowDenied}: the wait enforcement
+ *                          would have imposed)
+ * @param shadowDenied      {@code true} if the rule runs in shadow mode and would have denied this request;
+ *                          {@code allowed} is then {@code true}
+ * @param storeUnavailable  {@code true} if the store failed or timed out: nothing was charged and {@code allowed}
+ *                          follows the rule's {@code on-store-failure} policy
  */
-public final class Decision {
+public record Decision(String rule, boolean allowed, long cost, long remaining, long limit, int limitIndex,
+        long resetAfterMicros, long retryAfterMicros, boolean shadowDenied, boolean storeUnavailable) {
 
     private static final long MICROS_PER_SECOND = 1_000_000L;
 
-    private final String rule;
-    private final boolean allowed;
-    private final long cost;
-    private final long remaining;
-    private final long limit;
-    private final int limitIndex;
-    private final long resetAfterMicros;
-    private final long retryAfterMicros;
-    private final boolean shadowDenied;
-    private final boolean storeUnavailable;
-
-    private Decision(String rule, boolean allowed, long cost, long remaining, long limit,
-            int limitIndex, long resetAfterMicros, long retryAfterMicros, boolean shadowDenied,
-            boolean storeUnavailable) {
-        this.rule = Objects.requireNonNull(rule, "rule");
-        this.allowed = allowed;
-        this.cost = cost;
-        this.remaining = remaining;
-        this.limit = limit;
-        this.limitIndex = limitIndex;
-        this.resetAfterMicros = resetAfterMicros;
-        this.retryAfterMicros = retryAfterMicros;
-        this.shadowDenied = shadowDenied;
-        this.storeUnavailable = storeUnavailable;
-    }
-
     /**
-     * Creates a decision. Tollgate creates decisions; applications normally only read them
-     * (tests of application code may create their own).
-     *
-     * @param rule             the rule's name
-     * @param allowed          whether the tokens were granted (and charged)
-     * @param cost             the tokens asked for
-     * @param remaining        whole tokens left in the reported limit after this decision, {@code >= 0}
-     * @param limit            the reported limit's capacity (its burst), {@code >= 1}
-     * @param limitIndex       the reported limit's position in the rule, from 0
-     * @param resetAfterMicros microseconds until the reported limit is full again, {@code >= 0}
-     * @param retryAfterMicros for a denial, the exact microseconds until {@code cost} tokens exist
-     *                         in every limit; 0 when allowed
-     * @return the decision
+     * @throws NullPointerException     if {@code rule} is {@code null}
+     * @throws IllegalArgumentException if a number is negative, or a shadow denial is not allowed
      */
-    public static Decision of(String rule, boolean allowed, long cost, long remaining, long limit,
-            int limitIndex, long resetAfterMicros, long retryAfterMicros) {
-        return new Decision(rule, allowed, cost, remaining, limit, limitIndex,
-                resetAfterMicros, retryAfterMicros, false, false);
+    public Decision {
+        Objects.requireNonNull(rule, "rule");
+        if (cost < 0 || remaining < 0 || limit < 0 || limitIndex < 0 || resetAfterMicros < 0 || retryAfterMicros < 0) {
+            throw new IllegalArgumentException("a decision's numbers are never negative: cost " + cost + ", remaining "
+                    + remaining + ", limit " + limit + ", limitIndex " + limitIndex + ", resetAfterMicros "
+                    + resetAfterMicros + ", retryAfterMicros " + retryAfterMicros);
+        }
+        if (shadowDenied && !allowed) {
+            throw new IllegalArgumentException("a shadow denial lets the request proceed: allowed must be true");
+        }
     }
 
-    /**
-     * The answer given when the store failed or did not answer in time: {@code allowed} follows
-     * the rule's {@code on-store-failure} policy and nothing was charged.
-     *
-     * @param retryAfterMicros the wait suggested to a denied caller
-     */
-    public static Decision storeUnavailable(String rule, boolean allowed, long cost, long limit,
-            long retryAfterMicros) {
-        return new Decision(rule, allowed, cost, 0, limit, 0, 0, allowed ? 0 : retryAfterMicros, false, true);
-    }
-
-    /**
-     * @return this decision as a rule in shadow mode reports it: always allowed, with
-     *         {@link #shadowDenied()} telling whether enforcement would have denied
-     */
-    public Decision toShadow() {
-        return new Decision(rule, true, cost, remaining, limit, limitIndex, resetAfterMicros,
-                retryAfterMicros, !allowed || shadowDenied, storeUnavailable);
-    }
-
-    /** @return the name of the rule that decided */
-    public String rule() {
-        return rule;
-    }
-
-    /** @return {@code true} if the request may proceed; its cost has then been charged */
-    public boolean allowed() {
-        return allowed;
-    }
-
-    /** @return the number of tokens the request asked for */
-    public long cost() {
-        return cost;
-    }
-
-    /** @return whole tokens left in the reported limit after this decision */
-    public long remaining() {
-        return remaining;
-    }
-
-    /** @return the capacity (burst) of the reported limit */
-    public long limit() {
-        return limit;
-    }
-
-    /** @return the position of the reported limit within its rule, from 0 in configuration order */
-    public int limitIndex() {
-        return limitIndex;
+    /** @return a builder of a decision of {@code rule}: allowed, of cost 1, every other number 0 until set */
+    public static Builder builder(String rule) {
+        return new Builder(rule);
     }
 
     /** @return the time until the reported limit is full again */
     public Duration resetAfter() {
         return micros(resetAfterMicros);
-    }
-
-    /** @return {@link #resetAfter()} in microseconds */
-    public long resetAfterMicros() {
-        return resetAfterMicros;
     }
 
     /** @return {@link #resetAfter()} in whole seconds, rounded up */
@@ -140,28 +78,6 @@ public final class Decision {
         return ceilSeconds(retryAfterMicros);
     }
 
-    /** @return {@link #retryAfter()} in microseconds */
-    public long retryAfterMicros() {
-        return retryAfterMicros;
-    }
-
-    /**
-     * @return {@code true} if the rule runs in shadow mode and would have denied this request;
-     *         {@link #allowed()} is then {@code true} and {@link #retryAfter()} tells the wait
-     *         enforcement would have imposed
-     */
-    public boolean shadowDenied() {
-        return shadowDenied;
-    }
-
-    /**
-     * @return {@code true} if the store failed or timed out: nothing was charged and
-     *         {@link #allowed()} follows the rule's {@code on-store-failure} policy
-     */
-    public boolean storeUnavailable() {
-        return storeUnavailable;
-    }
-
     private static Duration micros(long micros) {
         return Duration.ofSeconds(micros / MICROS_PER_SECOND, (micros % MICROS_PER_SECOND) * 1_000L);
     }
@@ -171,31 +87,91 @@ public final class Decision {
     }
 
     @Override
-    public boolean equals(Object o) {
-        if (this == o) {
-            return true;
-        }
-        if (!(o instanceof Decision)) {
-            return false;
-        }
-        Decision d = (Decision) o;
-        return allowed == d.allowed && cost == d.cost && remaining == d.remaining && limit == d.limit
-                && limitIndex == d.limitIndex && resetAfterMicros == d.resetAfterMicros
-                && retryAfterMicros == d.retryAfterMicros && shadowDenied == d.shadowDenied
-                && storeUnavailable == d.storeUnavailable && rule.equals(d.rule);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(rule, allowed, cost, remaining, limit, limitIndex, resetAfterMicros,
-                retryAfterMicros, shadowDenied, storeUnavailable);
-    }
-
-    @Override
     public String toString() {
         return "Decision{rule=" + rule + ", " + (allowed ? "allowed" : "denied") + ", cost=" + cost
                 + ", remaining=" + remaining + ", limit=" + limit + ", limitIndex=" + limitIndex
                 + ", resetAfter=" + resetAfter() + ", retryAfter=" + retryAfter()
                 + (shadowDenied ? ", shadowDenied" : "") + (storeUnavailable ? ", storeUnavailable" : "") + '}';
+    }
+
+    /** Builds a {@link Decision} by naming its numbers; what is not set is 0 ({@code cost}: 1, {@code allowed}: true). */
+    public static final class Builder {
+
+        private final String rule;
+        private boolean allowed = true;
+        private long cost = 1;
+        private long remaining;
+        private long limit;
+        private int limitIndex;
+        private long resetAfterMicros;
+        private long retryAfterMicros;
+        private boolean shadowDenied;
+        private boolean storeUnavailable;
+
+        private Builder(String rule) {
+            this.rule = rule;
+        }
+
+        /** @return this builder, for a request that may proceed ({@code true}) or is denied */
+        public Builder allowed(boolean allowed) {
+            this.allowed = allowed;
+            return this;
+        }
+
+        /** @return this builder, for a request that asked for {@code cost} tokens */
+        public Builder cost(long cost) {
+            this.cost = cost;
+            return this;
+        }
+
+        /** @return this builder, with {@code remaining} whole tokens left in the reported limit */
+        public Builder remaining(long remaining) {
+            this.remaining = remaining;
+            return this;
+        }
+
+        /** @return this builder, reporting the limit at {@code limitIndex} in its rule, of capacity {@code limit} */
+        public Builder limit(long limit, int limitIndex) {
+            this.limit = limit;
+            this.limitIndex = limitIndex;
+            return this;
+        }
+
+        /** @return this builder, with the reported limit full again after {@code resetAfter} (whole microseconds) */
+        public Builder resetAfter(Duration resetAfter) {
+            this.resetAfterMicros = toMicros(resetAfter);
+            return this;
+        }
+
+        /** @return this builder, with the cost available in every limit after {@code retryAfter} (whole microseconds) */
+        public Builder retryAfter(Duration retryAfter) {
+            this.retryAfterMicros = toMicros(retryAfter);
+            return this;
+        }
+
+        /** @return this builder, for a rule in shadow mode that would have denied the request (which it allows) */
+        public Builder shadowDenied(boolean shadowDenied) {
+            this.shadowDenied = shadowDenied;
+            return this;
+        }
+
+        /** @return this builder, for an answer given by the rule's on-store-failure policy, nothing charged */
+        public Builder storeUnavailable(boolean storeUnavailable) {
+            this.storeUnavailable = storeUnavailable;
+            return this;
+        }
+
+        /**
+         * @return the decision
+         * @throws IllegalArgumentException as {@link Decision#Decision} does
+         */
+        public Decision build() {
+            return new Decision(rule, allowed, cost, remaining, limit, limitIndex, resetAfterMicros, retryAfterMicros,
+                    shadowDenied, storeUnavailable);
+        }
+
+        private static long toMicros(Duration duration) {
+            return Math.addExact(Math.multiplyExact(duration.getSeconds(), MICROS_PER_SECOND), duration.getNano() / 1_000);
+        }
     }
 }

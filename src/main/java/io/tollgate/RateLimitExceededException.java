@@ -1,6 +1,7 @@
 package io.tollgate;
 
 import jakarta.ejb.ApplicationException;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -25,12 +26,12 @@ public class RateLimitExceededException extends RuntimeException {
     }
 
     /** @return the denial */
-    public Decision getDecision() {
+    public Decision decision() {
         return decision;
     }
 
-    /** @return the exact wait until the call could succeed, in milliseconds (rounded up) */
-    public long getRetryAfterMillis() {
-        return (decision.retryAfterMicros() + 999) / 1000;
+    /** @return the exact wait until the call could succeed ({@link Decision#retryAfter()}) */
+    public Duration retryAfter() {
+        return decision.retryAfter();
     }
 }

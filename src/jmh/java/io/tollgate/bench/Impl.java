@@ -16,9 +16,8 @@ import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.hazelcast.BucketMapConfig;
 import io.tollgate.internal.hazelcast.HazelcastBucketStore;
 import io.tollgate.internal.store.BucketStore;
-import io.tollgate.internal.store.CoalescingStore;
-import io.tollgate.internal.store.DenialCache;
 import io.tollgate.internal.store.InMemoryBucketStore;
+import io.tollgate.internal.store.StoreStack;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -147,7 +146,7 @@ enum Impl {
      *                decisions and the caller waits for every answer (as the seed's over-grant test does)
      */
     static Limiter tollgateDefault(HazelcastInstance caller, Load load, Duration timeout) {
-        BucketStore store = new DenialCache(new CoalescingStore(new HazelcastBucketStore(caller, TOLLGATE_MAP, true, timeout)), 100_000);
+        BucketStore store = StoreStack.DEFAULT.over(new HazelcastBucketStore(caller, TOLLGATE_MAP, true, timeout));
         return timeout.isZero() ? new StoreLimiter(store, load.tollgate(), 0) : new EngineLimiter(store, load, timeout);
     }
 

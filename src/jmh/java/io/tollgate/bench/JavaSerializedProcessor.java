@@ -5,6 +5,7 @@ import com.hazelcast.map.ExtendedMapEntry;
 import io.tollgate.internal.core.Clock;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
+import io.tollgate.internal.hazelcast.OutcomeWire;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -34,7 +35,7 @@ final class JavaSerializedProcessor implements EntryProcessor<String, long[], lo
             ttlMillis = TimeUnit.MICROSECONDS.toMillis(outcome.fullAfterMicros()) + 2_000;
             ((ExtendedMapEntry<String, long[]>) entry).setValue(newState, ttlMillis, TimeUnit.MILLISECONDS);
         }
-        return outcome.toWire();
+        return OutcomeWire.of(outcome);
     }
 
     @Override

@@ -9,8 +9,7 @@ import io.tollgate.internal.hazelcast.BucketMapConfig;
 import io.tollgate.internal.hazelcast.HazelcastBucketStore;
 import io.tollgate.internal.limiter.Limiter;
 import io.tollgate.internal.store.BucketStore;
-import io.tollgate.internal.store.CoalescingStore;
-import io.tollgate.internal.store.DenialCache;
+import io.tollgate.internal.store.StoreStack;
 import io.tollgate.testing.LedgerAudit;
 import io.tollgate.testing.TestRules;
 import java.lang.management.ManagementFactory;
@@ -97,8 +96,8 @@ public final class Soak {
         List<Limiter> limiters = new ArrayList<>();
         List<BucketStore> stores = new ArrayList<>();
         for (HazelcastInstance member : cluster.members) {
-            BucketStore store = new DenialCache(new CoalescingStore(
-                    new HazelcastBucketStore(member, BucketMapConfig.DEFAULT_MAP_NAME, true, TIMEOUT)), 100_000);
+            BucketStore store = StoreStack.DEFAULT.over(
+                    new HazelcastBucketStore(member, BucketMapConfig.DEFAULT_MAP_NAME, true, TIMEOUT));
             stores.add(store);
             limiters.add(new Limiter(store, TIMEOUT));
         }

@@ -25,7 +25,7 @@ public class GreetingServlet extends HttpServlet {
             response.getWriter().write(text);
         } catch (RateLimitExceededException e) {
             response.setStatus(429);
-            response.setHeader("Retry-After", Long.toString(Math.max(1, e.getDecision().retryAfterSeconds())));
+            response.setHeader("Retry-After", Long.toString(Math.max(1, e.decision().retryAfterSeconds())));
         }
     }
 }

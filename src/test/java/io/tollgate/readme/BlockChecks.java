@@ -5,7 +5,7 @@ import com.hazelcast.client.config.YamlClientConfigBuilder;
 import com.hazelcast.config.InMemoryYamlConfig;
 import com.hazelcast.nio.serialization.DataSerializableFactory;
 import io.tollgate.RateLimited;
-import io.tollgate.internal.cdi.Binding;
+import io.tollgate.internal.runtime.Binding;
 import io.tollgate.internal.config.ConfigReader;
 import io.tollgate.internal.config.InvalidConfigurationException;
 import io.tollgate.internal.config.RuleDefaults;

@@ -39,9 +39,9 @@ public class QuotesServlet extends HttpServlet {
             }
         } catch (RateLimitExceededException e) {
             response.setStatus(429);
-            response.setHeader("Retry-After", Long.toString(Math.max(1, (e.getRetryAfterMillis() + 999) / 1000)));
+            response.setHeader("Retry-After", Long.toString(Math.max(1, e.decision().retryAfterSeconds())));
             response.setContentType("text/plain");
-            response.getWriter().write("slow down: " + e.getDecision().rule());
+            response.getWriter().write("slow down: " + e.decision().rule());
             return;
         }
         response.setContentType("text/plain");

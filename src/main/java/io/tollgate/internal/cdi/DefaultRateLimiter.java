@@ -3,6 +3,7 @@ package io.tollgate.internal.cdi;
 import io.tollgate.Decision;
 import io.tollgate.RateLimiter;
 import io.tollgate.internal.config.RuleConfig;
+import io.tollgate.internal.runtime.Tollgate;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.concurrent.CompletionStage;

@@ -1,5 +1,6 @@
 package io.tollgate.internal.cdi;
 
+import io.tollgate.internal.runtime.RequestRecord;
 import jakarta.enterprise.context.RequestScoped;
 
 /**

@@ -12,11 +12,12 @@ import io.tollgate.internal.core.Clock;
 import io.tollgate.internal.hazelcast.HazelcastStores;
 import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.request.HttpRequests;
+import io.tollgate.internal.runtime.Binding;
+import io.tollgate.internal.runtime.Tollgate;
 import io.tollgate.internal.store.BatchingBucketStore;
 import io.tollgate.internal.store.BucketStore;
-import io.tollgate.internal.store.CoalescingStore;
-import io.tollgate.internal.store.DenialCache;
 import io.tollgate.internal.store.InMemoryBucketStore;
+import io.tollgate.internal.store.StoreStack;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
@@ -31,6 +32,7 @@ import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
 import jakarta.enterprise.inject.spi.WithAnnotations;
+import jakarta.inject.Singleton;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -124,6 +126,9 @@ public class TollgateExtension implements Extension {
     }
 
     void readConfiguration(@Observes AfterBeanDiscovery event) {
+        // the glue outside this package (the JAX-RS providers, the readiness check) finds the running Tollgate as a bean
+        event.<Tollgate>addBean().beanClass(Tollgate.class).types(Tollgate.class, Object.class).scope(Singleton.class)
+                .createWith(context -> tollgate());
         try {
             config = ConfigReader.read(new MicroProfileSettings(ConfigProvider.getConfig(classLoader())), annotations.values());
         } catch (InvalidConfigurationException e) {
@@ -163,7 +168,9 @@ public class TollgateExtension implements Extension {
         try {
             store = openStore(config, beans);
             warmUp(store, config);
-            Tollgate running = new Tollgate(config, store, resolvers, observer(config, beans), httpRequests(beans), beans);
+            HttpRequests httpRequests = httpRequests(beans);
+            Tollgate running = new Tollgate(config, store, resolvers, observer(config, beans), httpRequests,
+                    new ContextRequestRecords(config, httpRequests, beans));
             for (AnnotatedType<?> type : annotatedTypes) {
                 for (AnnotatedMethod<?> method : type.getMethods()) {
                     running.binding(type.getJavaClass(), method.getJavaMember()); // resolved now, not on first call
@@ -270,9 +277,9 @@ public class TollgateExtension implements Extension {
             throw new IllegalStateException("com.hazelcast:hazelcast is not on the class path; add it to the application "
                     + "(5.3.8 to 5.7.0), use a server that provides it, or set tollgate.store=memory for a single instance");
         }
-        BatchingBucketStore hazelcast = HazelcastStores.open(config.hazelcast(), config.storeTimeout(), beans);
-        BucketStore store = config.hazelcast().coalescing() ? new CoalescingStore(hazelcast) : hazelcast;
-        return config.denialCache() ? new DenialCache(store, config.denialCacheMaxEntries()) : store;
+        BatchingBucketStore hazelcast = HazelcastStores.open(config.hazelcast(), config.storeTimeout(), new ApplicationHazelcast(beans));
+        return new StoreStack(config.hazelcast().coalescing(), config.denialCache() ? config.denialCacheMaxEntries() : 0)
+                .over(hazelcast);
     }
 
     private static String describe(Throwable e) {

@@ -1,17 +1,11 @@
 package io.tollgate.internal.core;
 
-import io.tollgate.Decision;
-
 /**
- * What {@link TokenBucket#tryConsume} decided, plus the state to store. Travels between members
- * in the compact {@link #toWire()} form, which leaves the state behind. Within a batch, a request
+ * What {@link TokenBucket#tryConsume} decided, plus the state to store. Within a batch, a request
  * that reached the store after its caller's deadline, and was not applied, is {@link #expired()}.
  */
 public final class Outcome {
 
-    private static final int WIRE_LENGTH = 5;
-    /** The first of the five longs: 1 allowed, 0 denied, -1 not applied (too late). */
-    private static final long WIRE_EXPIRED = -1;
     private static final String EXPIRED_MESSAGE = "the decision reached the store after its deadline and was not applied";
     private static final Outcome EXPIRED = new Outcome(false, 0, 0, 0, 0, null, 0);
 
@@ -32,6 +26,15 @@ public final class Outcome {
         this.retryAfterMicros = retryAfterMicros;
         this.newState = newState;
         this.fullAfterMicros = fullAfterMicros;
+    }
+
+    /**
+     * @return a decision as another member reports it: its numbers without the state
+     *         ({@link #newState()} {@code null})
+     */
+    public static Outcome decided(boolean allowed, int limitIndex, long remaining, long resetAfterMicros,
+            long retryAfterMicros) {
+        return new Outcome(allowed, limitIndex, remaining, resetAfterMicros, retryAfterMicros, null, 0);
     }
 
     /** @return whether the cost was granted */
@@ -84,52 +87,6 @@ public final class Outcome {
         return new IllegalStateException(EXPIRED_MESSAGE);
     }
 
-    /** @return the decision for {@code rule}, whose definition is {@code bucket} */
-    public Decision toDecision(String rule, TokenBucket bucket, long cost) {
-        if (isExpired()) {
-            throw expiredFailure();
-        }
-        return Decision.of(rule, allowed, cost, remaining, bucket.burst(limitIndex), limitIndex,
-                resetAfterMicros, retryAfterMicros);
-    }
-
-    /** @return several outcomes, five longs each, one after the other */
-    public static long[] toWire(Outcome[] outcomes) {
-        long[] wire = new long[outcomes.length * WIRE_LENGTH];
-        for (int i = 0; i < outcomes.length; i++) {
-            System.arraycopy(outcomes[i].toWire(), 0, wire, i * WIRE_LENGTH, WIRE_LENGTH);
-        }
-        return wire;
-    }
-
-    /**
-     * @return the outcomes encoded by {@link #toWire(Outcome[])}, {@link #expired()} for those not applied
-     * @throws IllegalStateException if the whole batch came too late to be applied ({@link #expiredWire()})
-     */
-    public static Outcome[] fromWireAll(long[] wire) {
-        if (wire != null && wire.length == 1 && wire[0] == -1) {
-            fromWire(wire);
-        }
-        if (wire == null || wire.length % WIRE_LENGTH != 0) {
-            throw new IllegalArgumentException("malformed outcomes");
-        }
-        Outcome[] outcomes = new Outcome[wire.length / WIRE_LENGTH];
-        for (int i = 0; i < outcomes.length; i++) {
-            int o = i * WIRE_LENGTH;
-            outcomes[i] = wire[o] == WIRE_EXPIRED ? EXPIRED
-                    : new Outcome(wire[o] == 1, (int) wire[o + 1], wire[o + 2], wire[o + 3], wire[o + 4], null, 0);
-        }
-        return outcomes;
-    }
-
-    /** @return the decision without the state, as five longs */
-    public long[] toWire() {
-        if (isExpired()) {
-            return new long[] {WIRE_EXPIRED, 0, 0, 0, 0};
-        }
-        return new long[] {allowed ? 1 : 0, limitIndex, remaining, resetAfterMicros, retryAfterMicros};
-    }
-
     /**
      * A grant answered from tokens this member reserved ahead: the numbers of the reservation's outcome, with
      * {@code remaining} whole tokens left as far as this member knows.
@@ -145,24 +102,5 @@ public final class Outcome {
     public Outcome aged(long elapsedMicros) {
         return new Outcome(allowed, limitIndex, remaining, Math.max(0, resetAfterMicros - elapsedMicros),
                 Math.max(0, retryAfterMicros - elapsedMicros), null, 0);
-    }
-
-    /** @return the answer of a decision that reached the owner after its caller's deadline, and was not applied */
-    public static long[] expiredWire() {
-        return new long[] {-1};
-    }
-
-    /**
-     * @return the outcome encoded by {@link #toWire()} (without state)
-     * @throws IllegalStateException if the decision came too late to be applied ({@link #expiredWire()})
-     */
-    public static Outcome fromWire(long[] wire) {
-        if (wire != null && wire.length == 1 && wire[0] == -1) {
-            throw expiredFailure();
-        }
-        if (wire == null || wire.length != WIRE_LENGTH) {
-            throw new IllegalArgumentException("malformed outcome");
-        }
-        return new Outcome(wire[0] == 1, (int) wire[1], wire[2], wire[3], wire[4], null, 0);
     }
 }

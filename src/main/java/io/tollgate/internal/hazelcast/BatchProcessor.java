@@ -46,11 +46,11 @@ class BatchProcessor extends OwnerProcessor {
     public long[] process(Map.Entry<String, long[]> entry) {
         if (version() == TollgateSerialization.WIRE_V0) {
             if (passed(deadlines[0])) {
-                return Outcome.expiredWire();
+                return OutcomeWire.tooLate();
             }
             Outcome[] outcomes = new Outcome[costs.length];
             decide(entry, costs, outcomes);
-            return Outcome.toWire(outcomes);
+            return OutcomeWire.of(outcomes);
         }
         long clusterNow = earliest(deadlines) == 0 ? 0 : clusterNow(); // one instant for the whole batch
         boolean[] late = new boolean[costs.length];
@@ -73,7 +73,7 @@ class BatchProcessor extends OwnerProcessor {
         for (int i = 0, j = 0; i < costs.length; i++) {
             outcomes[i] = late[i] ? Outcome.expired() : decided[j++];
         }
-        return Outcome.toWire(outcomes);
+        return OutcomeWire.of(outcomes);
     }
 
     private void decide(Map.Entry<String, long[]> entry, long[] costs, Outcome[] outcomes) {

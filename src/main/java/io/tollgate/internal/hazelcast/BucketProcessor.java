@@ -43,13 +43,13 @@ class BucketProcessor extends OwnerProcessor {
     @Override
     public long[] process(Map.Entry<String, long[]> entry) {
         if (passed(deadline)) {
-            return Outcome.expiredWire();
+            return OutcomeWire.tooLate();
         }
         Outcome outcome = bucket().tryConsume(storedState(entry), cost, now());
         if (outcome.newState() != null) {
             store(entry, outcome.newState(), outcome.fullAfterMicros());
         }
-        return outcome.toWire();
+        return OutcomeWire.of(outcome);
     }
 
     @Override

@@ -83,7 +83,7 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
     @Override
     public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
         bucket.checkCost(cost);
-        return entries().call(key, BucketProcessor.create(bucket, cost, deadline(0), identified, wire.inUse()), Outcome::fromWire);
+        return entries().call(key, BucketProcessor.create(bucket, cost, deadline(0), identified, wire.inUse()), OutcomeWire::read);
     }
 
     /**
@@ -123,7 +123,7 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
         int sent = live;
         return entries().call(key, BatchProcessor.create(bucket, liveCosts, deadlines, identified, wire.inUse()),
                 answer -> {
-                    Outcome[] decided = Outcome.fromWireAll(answer);
+                    Outcome[] decided = OutcomeWire.readAll(answer);
                     if (decided.length != sent) {
                         throw new IllegalArgumentException("malformed outcomes: " + decided.length + " for " + sent + " requests");
                     }
@@ -167,8 +167,8 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
         for (int i = 0; i < WARM_UP_KEYS; i++) {
             String key = "tollgate-warm-up:" + i;
             pending.add((i % 2 == 0
-                    ? entries().call(key, BucketProcessor.create(bucket, 0, 0, identified, wire.inUse()), Outcome::fromWire)
-                    : entries().call(key, BatchProcessor.create(bucket, new long[] {0, 0}, new long[2], identified, wire.inUse()), Outcome::fromWireAll)));
+                    ? entries().call(key, BucketProcessor.create(bucket, 0, 0, identified, wire.inUse()), OutcomeWire::read)
+                    : entries().call(key, BatchProcessor.create(bucket, new long[] {0, 0}, new long[2], identified, wire.inUse()), OutcomeWire::readAll)));
         }
         try {
             CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).get(WARM_UP_SECONDS, TimeUnit.SECONDS);

@@ -25,9 +25,6 @@ import io.tollgate.internal.config.HazelcastSettings;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.store.BatchingBucketStore;
-import jakarta.enterprise.inject.spi.Bean;
-import jakarta.enterprise.inject.spi.BeanManager;
-import jakarta.enterprise.util.AnnotationLiteral;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -35,11 +32,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Properties;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
@@ -67,10 +64,15 @@ public final class HazelcastStores {
     private HazelcastStores() {
     }
 
-    /** Opens the store; the caller closes it when the application stops. */
-    public static BatchingBucketStore open(HazelcastSettings settings, Duration timeout, BeanManager beans) throws IOException {
+    /**
+     * Opens the store; the caller closes it when the application stops.
+     *
+     * @param application the application's own instance, if it has one ({@code null} otherwise)
+     */
+    public static BatchingBucketStore open(HazelcastSettings settings, Duration timeout,
+            Supplier<HazelcastInstance> application) throws IOException {
         MapConfig mapConfig = BucketMapConfig.create(settings.mapName(), settings.maxEntriesPerMember(), settings.backupCount());
-        HazelcastInstance produced = produced(beans);
+        HazelcastInstance produced = application.get();
         if (produced != null) {
             LOG.info("Tollgate keeps its buckets in the application's @TollgateHazelcast instance, map " + settings.mapName());
             return borrowed(produced, settings, mapConfig, timeout, "the application's instance");
@@ -154,18 +156,6 @@ public final class HazelcastStores {
         } catch (RuntimeException e) {
             return false; // a client cannot see its members' configuration
         }
-    }
-
-    private static HazelcastInstance produced(BeanManager beans) {
-        if (beans == null) {
-            return null;
-        }
-        Set<Bean<?>> candidates = beans.getBeans(HazelcastInstance.class, new AnnotationLiteral<TollgateHazelcast>() { });
-        if (candidates.isEmpty()) {
-            return null;
-        }
-        Bean<?> bean = beans.resolve(candidates);
-        return (HazelcastInstance) beans.getReference(bean, HazelcastInstance.class, beans.createCreationalContext(bean));
     }
 
     private static HazelcastInstance lookup(String jndiName) {

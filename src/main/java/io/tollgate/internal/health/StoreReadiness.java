@@ -1,7 +1,8 @@
 package io.tollgate.internal.health;
 
-import io.tollgate.internal.cdi.TollgateExtension;
+import io.tollgate.internal.runtime.Tollgate;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -17,20 +18,30 @@ import org.eclipse.microprofile.health.Readiness;
 public class StoreReadiness implements HealthCheck {
 
     @Inject
-    TollgateExtension extension;
+    Instance<Tollgate> running;
 
     @Override
     public HealthCheckResponse call() {
         String problem;
         String store = "";
         try {
-            store = extension.tollgate().config().storeType().name().toLowerCase(java.util.Locale.ROOT);
-            problem = extension.tollgate().probeStore();
-        } catch (IllegalStateException e) {
-            problem = e.getMessage();
+            Tollgate tollgate = running.get();
+            store = tollgate.config().storeType().name().toLowerCase(java.util.Locale.ROOT);
+            problem = tollgate.probeStore();
+        } catch (RuntimeException e) { // not running: the deployment failed or the application is stopping
+            problem = notRunning(e);
         }
         return problem == null
                 ? HealthCheckResponse.named("tollgate").up().withData("store", store).build()
                 : HealthCheckResponse.named("tollgate").down().withData("store", store).withData("error", problem).build();
+    }
+
+    /** @return the reason Tollgate is not running, from the exception the container may have wrapped it in */
+    private static String notRunning(RuntimeException e) {
+        Throwable cause = e;
+        while (!(cause instanceof IllegalStateException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause.getMessage() != null ? cause.getMessage() : cause.toString();
     }
 }

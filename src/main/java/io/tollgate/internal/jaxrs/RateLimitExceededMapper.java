@@ -2,9 +2,8 @@ package io.tollgate.internal.jaxrs;
 
 import io.tollgate.Decision;
 import io.tollgate.RateLimitExceededException;
-import io.tollgate.internal.cdi.RequestRecord;
-import io.tollgate.internal.cdi.Tollgate;
-import io.tollgate.internal.cdi.TollgateExtension;
+import io.tollgate.internal.runtime.RequestRecord;
+import io.tollgate.internal.runtime.Tollgate;
 import io.tollgate.internal.limiter.RuleCheck;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.core.Response;
@@ -21,8 +20,8 @@ public class RateLimitExceededMapper implements ExceptionMapper<RateLimitExceede
 
     @Override
     public Response toResponse(RateLimitExceededException exception) {
-        Decision decision = exception.getDecision();
-        Tollgate tollgate = CDI.current().getBeanManager().getExtension(TollgateExtension.class).tollgate();
+        Decision decision = exception.decision();
+        Tollgate tollgate = CDI.current().select(Tollgate.class).get();
         RequestRecord record = tollgate.requests().current();
         List<RuleCheck> checks = record == null ? List.of() : record.checks();
         String key = "";

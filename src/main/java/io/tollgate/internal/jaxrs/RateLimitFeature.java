@@ -1,8 +1,7 @@
 package io.tollgate.internal.jaxrs;
 
-import io.tollgate.internal.cdi.Binding;
-import io.tollgate.internal.cdi.Tollgate;
-import io.tollgate.internal.cdi.TollgateExtension;
+import io.tollgate.internal.runtime.Binding;
+import io.tollgate.internal.runtime.Tollgate;
 import io.tollgate.internal.config.RuleConfig;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.CDI;
@@ -32,7 +31,7 @@ public class RateLimitFeature implements DynamicFeature {
     public void configure(ResourceInfo resource, FeatureContext context) {
         CDI<Object> cdi = CDI.current();
         BeanManager beans = cdi.getBeanManager();
-        Tollgate tollgate = beans.getExtension(TollgateExtension.class).tollgate();
+        Tollgate tollgate = cdi.select(Tollgate.class).get();
         Class<?> type = resource.getResourceClass();
         Method method = resource.getResourceMethod();
         Binding binding = tollgate.binding(type, method);

@@ -1,8 +1,8 @@
 package io.tollgate.internal.jaxrs;
 
-import io.tollgate.internal.cdi.Binding;
-import io.tollgate.internal.cdi.RequestRecord;
-import io.tollgate.internal.cdi.Tollgate;
+import io.tollgate.internal.runtime.Binding;
+import io.tollgate.internal.runtime.RequestRecord;
+import io.tollgate.internal.runtime.Tollgate;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.limiter.RequestGate;
 import io.tollgate.internal.limiter.RuleCheck;

@@ -1,6 +1,6 @@
 package io.tollgate.internal.jaxrs;
 
-import io.tollgate.internal.cdi.RequestRecord;
+import io.tollgate.internal.runtime.RequestRecord;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.limiter.RuleCheck;
 import jakarta.ws.rs.container.ContainerRequestContext;

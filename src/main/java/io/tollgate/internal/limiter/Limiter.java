@@ -92,7 +92,7 @@ public final class Limiter {
     }
 
     private Decision decided(RuleConfig rule, long cost, Outcome outcome) {
-        Decision decision = outcome.toDecision(rule.name(), rule.bucket(), cost);
+        Decision decision = Decisions.of(rule.name(), rule.bucket(), cost, outcome);
         if (decision.allowed()) {
             return decision;
         }
@@ -101,7 +101,7 @@ public final class Limiter {
                 shadowDenials.write("Shadow rule '" + rule.name() + "' would have denied a request (retry after "
                         + decision.retryAfterSeconds() + " s)", null);
             }
-            return decision.toShadow();
+            return Decisions.shadow(decision);
         }
         if (denials.due()) {
             denials.write("Rule '" + rule.name() + "' denied a request (retry after " + decision.retryAfterSeconds() + " s)", null);
@@ -125,7 +125,7 @@ public final class Limiter {
                     + " the request (on-store-failure=" + rule.onStoreFailure().name().toLowerCase(java.util.Locale.ROOT)
                     + (hot ? ", and the key was denied moments ago" : "") + ")", cause);
         }
-        Decision decision = Decision.storeUnavailable(rule.name(), allow, cost, rule.bucket().burst(0), STORE_FAILURE_RETRY_MICROS);
-        return rule.mode() == Mode.SHADOW ? decision.toShadow() : decision;
+        Decision decision = Decisions.storeUnavailable(rule.name(), allow, cost, rule.bucket().burst(0), STORE_FAILURE_RETRY_MICROS);
+        return rule.mode() == Mode.SHADOW ? Decisions.shadow(decision) : decision;
     }
 }

@@ -334,21 +334,18 @@ class TokenBucketTest {
     }
 
     @Test
-    void decisionsCarryTheReportedLimitAndTimes() {
+    void outcomesCarryTheReportedLimitAndTimes() {
         TokenBucket bucket = TokenBucket.of(Limit.perSecond(BigDecimal.TEN, 20));
         state = null;
         for (int i = 0; i < 20; i++) {
             at(bucket, T0, 1);
         }
-        var decision = at(bucket, T0 + 50_000, 1).toDecision("search", bucket, 1);
-        assertThat(decision.allowed()).isFalse();
-        assertThat(decision.rule()).isEqualTo("search");
-        assertThat(decision.limit()).isEqualTo(20);
-        assertThat(decision.remaining()).isZero();
-        assertThat(decision.retryAfter()).isEqualTo(Duration.ofMillis(50));
-        assertThat(decision.retryAfterSeconds()).isEqualTo(1);
-        assertThat(decision.resetAfter()).isEqualTo(Duration.ofMillis(1950));
-        assertThat(decision.resetAfterSeconds()).isEqualTo(2);
+        Outcome outcome = at(bucket, T0 + 50_000, 1);
+        assertThat(outcome.allowed()).isFalse();
+        assertThat(outcome.limitIndex()).isZero();
+        assertThat(outcome.remaining()).isZero();
+        assertThat(outcome.retryAfterMicros()).isEqualTo(50_000);
+        assertThat(outcome.resetAfterMicros()).isEqualTo(1_950_000);
     }
 
     @Test

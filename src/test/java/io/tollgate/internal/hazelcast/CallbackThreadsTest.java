@@ -64,7 +64,7 @@ class CallbackThreadsTest {
         long started = THREADS.getTotalStartedThreadCount();
         for (int i = 0; i < CALLS; i++) {
             Outcome outcome = submitToKey.call("threads-public:" + i, BucketProcessor.create(ROOMY, 1, 0, true, TollgateSerialization.WIRE_V1),
-                    Outcome::fromWire).get(30, TimeUnit.SECONDS);
+                    OutcomeWire::read).get(30, TimeUnit.SECONDS);
             assertThat(outcome.allowed()).isTrue();
         }
         long threads = THREADS.getTotalStartedThreadCount() - started;

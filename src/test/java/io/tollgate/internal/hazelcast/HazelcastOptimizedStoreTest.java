@@ -2,8 +2,7 @@ package io.tollgate.internal.hazelcast;
 
 import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.BucketStoreContract;
-import io.tollgate.internal.store.CoalescingStore;
-import io.tollgate.internal.store.DenialCache;
+import io.tollgate.internal.store.StoreStack;
 import io.tollgate.testing.HazelcastTestCluster;
 import io.tollgate.testing.SharedCluster;
 import io.tollgate.testing.TestClock;
@@ -23,8 +22,8 @@ class HazelcastOptimizedStoreTest extends BucketStoreContract {
         this.cluster = cluster;
         TestClock clock = cluster.clock();
         this.store = new RoundRobinStore(cluster.members().stream()
-                .map(m -> new DenialCache(new CoalescingStore(new HazelcastBucketStore(m, BucketMapConfig.DEFAULT_MAP_NAME, true)),
-                        1_000, () -> clock.nowMicros() * 1_000))
+                .map(m -> new StoreStack(true, 1_000).over(new HazelcastBucketStore(m, BucketMapConfig.DEFAULT_MAP_NAME, true),
+                        () -> clock.nowMicros() * 1_000))
                 .collect(Collectors.toList()));
     }
 

@@ -9,8 +9,7 @@ import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.limiter.Limiter;
 import io.tollgate.internal.store.BucketStore;
-import io.tollgate.internal.store.CoalescingStore;
-import io.tollgate.internal.store.DenialCache;
+import io.tollgate.internal.store.StoreStack;
 import io.tollgate.testing.JvmCluster;
 import io.tollgate.testing.LedgerAudit;
 import io.tollgate.testing.MemberProcess;
@@ -236,7 +235,7 @@ class MemberFaultTest {
 
     private BucketStore productionStack(JvmCluster cluster) {
         HazelcastBucketStore hazelcast = new HazelcastBucketStore(cluster.local(), BucketMapConfig.DEFAULT_MAP_NAME, true, TIMEOUT);
-        return new DenialCache(new CoalescingStore(hazelcast), 10_000);
+        return new StoreStack(true, 10_000).over(hazelcast);
     }
 
     private static String keyOwnedByAnotherJvm(JvmCluster cluster, RuleConfig rule) {

@@ -6,6 +6,7 @@ import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.store.BucketStore;
+import io.tollgate.internal.store.StoreStack;
 import io.tollgate.testing.HazelcastTestCluster;
 import io.tollgate.testing.SharedCluster;
 import java.time.Duration;
@@ -19,8 +20,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
-import io.tollgate.internal.store.CoalescingStore;
-import io.tollgate.internal.store.DenialCache;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -64,7 +63,7 @@ class OverGrantTest {
         List<BucketStore> stores = new ArrayList<>();
         for (var member : cluster.members()) {
             HazelcastBucketStore plain = new HazelcastBucketStore(member, BucketMapConfig.DEFAULT_MAP_NAME, true);
-            stores.add(optimized ? new DenialCache(new CoalescingStore(plain), 1_000) : plain);
+            stores.add(optimized ? new StoreStack(true, 1_000).over(plain) : plain);
         }
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
         CountDownLatch start = new CountDownLatch(1);

@@ -7,6 +7,7 @@ import io.tollgate.Decision;
 import io.tollgate.internal.config.HeaderStyle;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.config.TollgateConfig;
+import io.tollgate.internal.limiter.Decisions;
 import io.tollgate.internal.limiter.RuleCheck;
 import io.tollgate.internal.request.CostSpec;
 import io.tollgate.internal.request.IncomingRequest;
@@ -63,7 +64,7 @@ class HttpContractTest {
     }
 
     private static RuleCheck allowed(String rule, long remaining, long limit, int limitIndex, long resetAfterMicros) {
-        return check(rule(rule), "client", Decision.of(rule, true, 1, remaining, limit, limitIndex, resetAfterMicros, 0));
+        return check(rule(rule), "client", new Decision(rule, true, 1, remaining, limit, limitIndex, resetAfterMicros, 0, false, false));
     }
 
     private static Map<String, String> headers(HeaderStyle style, RuleCheck... checks) {
@@ -76,7 +77,7 @@ class HttpContractTest {
     }
 
     private static Decision denied(long retryAfterMicros) {
-        return Decision.of("search", false, 1, 0, 20, 0, 2 * SECOND, retryAfterMicros);
+        return new Decision("search", false, 1, 0, 20, 0, 2 * SECOND, retryAfterMicros, false, false);
     }
 
     private static JsonObject json(String body) {
@@ -113,7 +114,7 @@ class HttpContractTest {
     @Test
     void aDenialWithoutTheStoreSuggestsItsFixedWaitWithoutJitter() {
         for (int client = 0; client < 200; client++) {
-            assertThat(RetryAfter.seconds(Decision.storeUnavailable("search", false, 1, 20, SECOND), "client-" + client, 0.5))
+            assertThat(RetryAfter.seconds(Decisions.storeUnavailable("search", false, 1, 20, SECOND), "client-" + client, 0.5))
                     .isEqualTo(1);
         }
     }
@@ -195,7 +196,7 @@ class HttpContractTest {
         assertThat(headers(HeaderStyle.IETF, allowed("multi", 15, 20, 0, 500_000))).containsExactly(
                 Map.entry("RateLimit-Policy", "\"multi\";q=10;w=1, \"multi.1\";q=1000;w=3600"),
                 Map.entry("RateLimit", "\"multi\";r=15;t=1"));
-        RuleCheck hourly = check(rule("multi"), "client", Decision.of("multi", false, 1, 0, 1000, 1, 3_600 * SECOND, 3_600_000));
+        RuleCheck hourly = check(rule("multi"), "client", new Decision("multi", false, 1, 0, 1000, 1, 3_600 * SECOND, 3_600_000, false, false));
         assertThat(headers(HeaderStyle.IETF, hourly)).containsExactly(
                 Map.entry("RateLimit-Policy", "\"multi\";q=10;w=1, \"multi.1\";q=1000;w=3600"),
                 Map.entry("RateLimit", "\"multi.1\";r=0;t=4"));
@@ -235,7 +236,7 @@ class HttpContractTest {
                     state = next != null ? next : state;
                 }
                 io.tollgate.internal.core.Outcome outcome = bucket.tryConsume(state, 1, now);
-                Decision decision = outcome.toDecision(name, bucket, 1);
+                Decision decision = Decisions.of(name, bucket, 1, outcome);
                 io.tollgate.internal.core.Limit limit = rule.limits().get(decision.limitIndex());
                 long t = RateLimitHeaders.nextTokenSeconds(limit, decision);
                 long[] after = outcome.newState() != null ? outcome.newState() : state;
@@ -266,7 +267,7 @@ class HttpContractTest {
     @Test
     void shadowRulesAreNotAdvertised() {
         RuleCheck shadow = check(rule("trial"), "client",
-                Decision.of("trial", false, 1, 0, 10, 0, SECOND, 100_000).toShadow());
+                Decisions.shadow(new Decision("trial", false, 1, 0, 10, 0, SECOND, 100_000, false, false)));
         for (HeaderStyle style : HeaderStyle.values()) {
             assertThat(headers(style, shadow)).as(style.name()).isEmpty();
         }
@@ -281,8 +282,8 @@ class HttpContractTest {
 
     @Test
     void decisionsMadeWithoutTheStoreAreNotAdvertised() {
-        RuleCheck failedOpen = check(rule("search"), "client", Decision.storeUnavailable("search", true, 1, 20, SECOND));
-        RuleCheck failedClosed = check(rule("reports"), "client", Decision.storeUnavailable("reports", false, 1, 1000, SECOND));
+        RuleCheck failedOpen = check(rule("search"), "client", Decisions.storeUnavailable("search", true, 1, 20, SECOND));
+        RuleCheck failedClosed = check(rule("reports"), "client", Decisions.storeUnavailable("reports", false, 1, 1000, SECOND));
         for (HeaderStyle style : HeaderStyle.values()) {
             assertThat(headers(style, failedOpen)).as(style.name()).isEmpty();
             assertThat(headers(style, failedOpen, failedClosed)).as(style.name()).isEmpty();
@@ -306,7 +307,7 @@ class HttpContractTest {
 
     @Test
     void legacyHeadersDescribeTheDenyingRule() {
-        RuleCheck deniedSearch = check(rule("search"), "client", Decision.of("search", false, 8, 5, 20, 0, 1_500_000, 300_000));
+        RuleCheck deniedSearch = check(rule("search"), "client", new Decision("search", false, 8, 5, 20, 0, 1_500_000, 300_000, false, false));
         assertThat(headers(HeaderStyle.LEGACY, allowed("quick", 2, 5, 0, 60_000), deniedSearch)).containsExactly(
                 Map.entry("RateLimit-Limit", "20"),
                 Map.entry("RateLimit-Remaining", "5"),
@@ -336,7 +337,7 @@ class HttpContractTest {
 
     @Test
     void aDenialIsAProblemNamingTheRuleAndTheWait() {
-        String body = Problems.tooManyRequests(Decision.of("search", false, 3, 1, 20, 0, 1_900_000, 200_000), 1);
+        String body = Problems.tooManyRequests(new Decision("search", false, 3, 1, 20, 0, 1_900_000, 200_000, false, false), 1);
         JsonObject problem = json(body);
         assertThat(problem.keySet()).containsExactly("type", "title", "status", "detail", "violated-policies", "rule", "limit",
                 "remaining", "retryAfter");
@@ -356,7 +357,7 @@ class HttpContractTest {
 
     @Test
     void aDenialWithoutTheStoreSaysSo() {
-        JsonObject problem = json(Problems.tooManyRequests(Decision.storeUnavailable("search", false, 1, 20, SECOND), 2));
+        JsonObject problem = json(Problems.tooManyRequests(Decisions.storeUnavailable("search", false, 1, 20, SECOND), 2));
         assertThat(problem.getString("type")).isEqualTo("https://iana.org/assignments/http-problem-types#temporary-reduced-capacity");
         assertThat(problem.getString("title")).isEqualTo("Temporary Reduced Capacity");
         assertThat(problem.getJsonArray("violated-policies").getValuesAs(jakarta.json.JsonString::getString))
@@ -407,8 +408,8 @@ class HttpContractTest {
 
     @Test
     void theViolatedPolicyIsTheLimitThatDenied() {
-        JsonObject problem = json(Problems.tooManyRequests(Decision.of("multi", false, 1, 0, 1000, 1, 3_600 * SECOND,
-                3_600_000), 4));
+        JsonObject problem = json(Problems.tooManyRequests(new Decision("multi", false, 1, 0, 1000, 1, 3_600 * SECOND,
+                3_600_000, false, false), 4));
         assertThat(problem.getJsonArray("violated-policies").getValuesAs(jakarta.json.JsonString::getString))
                 .containsExactly("multi.1");
         assertThat(problem.getJsonNumber("limit").longValueExact()).isEqualTo(1000);
@@ -417,7 +418,7 @@ class HttpContractTest {
     @Test
     void everyStringSurvivesTheRoundTripThroughJson() {
         String rule = "r\"u\\l/e\n\t\u0001\u007f\u2028 \uD83D\uDE00 end";
-        Decision decision = Decision.of(rule, false, 1, 0, 5, 0, SECOND, SECOND);
+        Decision decision = new Decision(rule, false, 1, 0, 5, 0, SECOND, SECOND, false, false);
         JsonObject problem = json(Problems.tooManyRequests(decision, 1));
         assertThat(problem.getString("rule")).isEqualTo(rule);
         assertThat(problem.getString("detail")).isEqualTo("Rate limit rule '" + rule

@@ -6,7 +6,7 @@ import io.tollgate.testing.TestClock;
 class OptimizedInMemoryStoreTest extends BucketStoreContract {
 
     private final TestClock clock = TestClock.atRealTime();
-    private final BucketStore store = new DenialCache(new CoalescingStore(new InMemoryBucketStore(clock, 10_000)), 1_000,
+    private final BucketStore store = new StoreStack(true, 1_000).over(new InMemoryBucketStore(clock, 10_000),
             () -> clock.nowMicros() * 1_000);
 
     @Override

@@ -1,4 +1,4 @@
-package io.tollgate.internal.cdi;
+package io.tollgate.internal.runtime;
 
 import io.tollgate.RateLimitKeyResolver;
 import io.tollgate.internal.config.TollgateConfig;
@@ -9,7 +9,6 @@ import io.tollgate.internal.limiter.Limiter;
 import io.tollgate.internal.limiter.RequestGate;
 import io.tollgate.internal.request.HttpRequests;
 import io.tollgate.internal.store.BucketStore;
-import jakarta.enterprise.inject.spi.BeanManager;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Map;
@@ -23,7 +22,7 @@ import java.util.logging.Logger;
 /**
  * Tollgate running inside one application: the resolved configuration, the open store, the
  * engine, and the per-method bindings (resolved once per method). Created at deployment by
- * {@link TollgateExtension}, closed when the application stops.
+ * the CDI extension, closed when the application stops.
  */
 public final class Tollgate implements AutoCloseable {
 
@@ -44,12 +43,18 @@ public final class Tollgate implements AutoCloseable {
      */
     private final Map<Class<?>, Map<Method, Binding>> bindings = new ConcurrentHashMap<>();
 
-    Tollgate(TollgateConfig config, BucketStore store, Map<String, RateLimitKeyResolver> resolvers, DecisionObserver observer,
-            HttpRequests httpRequests, BeanManager beans) {
+    /**
+     * @param resolvers    the key resolvers the rules name, by class name
+     * @param observer     told of every decision (the metrics)
+     * @param httpRequests where the HTTP request being served comes from when JAX-RS did not hand it over
+     * @param requests     where the record of each HTTP request is kept
+     */
+    public Tollgate(TollgateConfig config, BucketStore store, Map<String, RateLimitKeyResolver> resolvers,
+            DecisionObserver observer, HttpRequests httpRequests, RequestRecords requests) {
         this.config = config;
         this.store = store;
         this.httpRequests = httpRequests;
-        this.requests = new RequestRecords(config, httpRequests, beans);
+        this.requests = requests;
         this.limiter = new Limiter(store, config.storeTimeout(), observer);
         this.gate = new RequestGate(limiter, name -> {
             RateLimitKeyResolver resolver = resolvers.get(name);

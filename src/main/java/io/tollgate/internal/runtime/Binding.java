@@ -1,4 +1,4 @@
-package io.tollgate.internal.cdi;
+package io.tollgate.internal.runtime;
 
 import io.tollgate.RateLimitKey;
 import io.tollgate.RateLimited;

@@ -3,6 +3,8 @@ package io.tollgate.internal.cdi;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.request.HttpRequests;
 import io.tollgate.internal.request.RequestView;
+import io.tollgate.internal.runtime.RequestRecord;
+import io.tollgate.internal.runtime.RequestRecords;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.enterprise.inject.spi.Bean;
@@ -14,7 +16,7 @@ import jakarta.enterprise.inject.spi.BeanManager;
  * from the servlet request on first use (a servlet or JSF page calling a limited bean): no CDI bean is made per
  * request. Without the Servlet API, the filter also hands the record over in the CDI request context.
  */
-public final class RequestRecords {
+final class ContextRequestRecords implements RequestRecords {
 
     private final TollgateConfig config;
     private final HttpRequests servlet;
@@ -22,20 +24,20 @@ public final class RequestRecords {
     /** The client proxy of {@link RequestState}, looked up on first use; only without the Servlet API. */
     private volatile RequestState state;
 
-    RequestRecords(TollgateConfig config, HttpRequests servlet, BeanManager beans) {
+    ContextRequestRecords(TollgateConfig config, HttpRequests servlet, BeanManager beans) {
         this.config = config;
         this.servlet = servlet;
         this.beans = beans;
     }
 
-    /** Called by the JAX-RS filter with the record it set as the request's property. */
+    @Override
     public void handOver(RequestRecord record) {
         if (servlet == HttpRequests.NONE) {
             state().begin(record);
         }
     }
 
-    /** @return the record of the HTTP request on this thread, or {@code null} outside one */
+    @Override
     public RequestRecord current() {
         if (!requestContextActive()) {
             return null; // no HTTP request on this thread (a timer, a message): nothing to ask the servlet layer

@@ -1,4 +1,4 @@
-package io.tollgate.internal.cdi;
+package io.tollgate.internal.runtime;
 
 import io.tollgate.internal.limiter.RuleCheck;
 import io.tollgate.internal.request.IncomingRequest;

@@ -1,0 +1,40 @@
+package io.tollgate.internal.limiter;
+
+import io.tollgate.Decision;
+import io.tollgate.internal.core.Outcome;
+import io.tollgate.internal.core.TokenBucket;
+
+/** The {@link Decision}s the engine makes: from a store's outcome, without the store, and in shadow mode. */
+public final class Decisions {
+
+    private Decisions() {
+    }
+
+    /**
+     * @return the decision of {@code rule}, whose definition is {@code bucket}, that {@code outcome} tells
+     * @throws IllegalStateException if the outcome came too late to be applied ({@link Outcome#isExpired()})
+     */
+    public static Decision of(String rule, TokenBucket bucket, long cost, Outcome outcome) {
+        if (outcome.isExpired()) {
+            throw Outcome.expiredFailure();
+        }
+        int limitIndex = outcome.limitIndex();
+        return new Decision(rule, outcome.allowed(), cost, outcome.remaining(), bucket.burst(limitIndex), limitIndex,
+                outcome.resetAfterMicros(), outcome.retryAfterMicros(), false, false);
+    }
+
+    /**
+     * @return the answer given when the store failed or did not answer in time: allowed or not by the rule's
+     *         policy, nothing charged, the first limit reported
+     */
+    public static Decision storeUnavailable(String rule, boolean allowed, long cost, long limit, long retryAfterMicros) {
+        return new Decision(rule, allowed, cost, 0, limit, 0, 0, allowed ? 0 : retryAfterMicros, false, true);
+    }
+
+    /** @return {@code decision} as a rule in shadow mode reports it: allowed, and shadow-denied if it was denied */
+    public static Decision shadow(Decision decision) {
+        return new Decision(decision.rule(), true, decision.cost(), decision.remaining(), decision.limit(),
+                decision.limitIndex(), decision.resetAfterMicros(), decision.retryAfterMicros(),
+                !decision.allowed() || decision.shadowDenied(), decision.storeUnavailable());
+    }
+}

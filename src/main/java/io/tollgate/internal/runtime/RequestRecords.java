@@ -1,0 +1,11 @@
+package io.tollgate.internal.runtime;
+
+/** Where the {@link RequestRecord} of the HTTP request served on this thread is kept and found. */
+public interface RequestRecords {
+
+    /** Called by the JAX-RS filter with the record it set as the request's property. */
+    void handOver(RequestRecord record);
+
+    /** @return the record of the HTTP request on this thread, or {@code null} outside one */
+    RequestRecord current();
+}
