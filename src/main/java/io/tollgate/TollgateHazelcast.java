@@ -17,7 +17,7 @@ import java.lang.annotation.Target;
  * }</pre>
  *
  * Such an instance wins over every other source; Tollgate never shuts it down. Its members must
- * have Tollgate's classes, and should register {@code io.tollgate.internal.hazelcast.TollgateSerialization}
+ * have Tollgate's classes, and should register {@code io.tollgate.hazelcast.TollgateSerialization}
  * (factory id {@code 0x746F6C6C}) for the compact wire form.
  */
 @Qualifier

@@ -5,12 +5,12 @@ import com.hazelcast.client.config.YamlClientConfigBuilder;
 import com.hazelcast.config.InMemoryYamlConfig;
 import com.hazelcast.nio.serialization.DataSerializableFactory;
 import io.tollgate.RateLimited;
-import io.tollgate.internal.runtime.Binding;
 import io.tollgate.internal.config.ConfigReader;
 import io.tollgate.internal.config.InvalidConfigurationException;
 import io.tollgate.internal.config.RuleDefaults;
 import io.tollgate.internal.config.Settings;
 import io.tollgate.internal.config.TollgateConfig;
+import io.tollgate.internal.runtime.Binding;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.StringReader;
@@ -27,6 +27,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -416,7 +418,24 @@ final class BlockChecks {
             }
             paths.add(path);
         }
-        return "every path exists: " + paths;
+        if (!text.contains("io.tollgate.internal")) {
+            return "every path exists: " + paths;
+        }
+        Set<String> named = new TreeSet<>();
+        Matcher layer = Pattern.compile("(?m)^ {19}([a-z]+(?:, [a-z]+)*):").matcher(text);
+        while (layer.find()) {
+            named.addAll(List.of(layer.group(1).split(", ")));
+        }
+        Set<String> packages = new TreeSet<>();
+        try (Stream<Path> dirs = Files.list(root.resolve("src/main/java/io/tollgate/internal"))) {
+            dirs.filter(Files::isDirectory).forEach(dir -> packages.add(dir.getFileName().toString()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (!named.equals(packages)) {
+            throw new AssertionError(where + ": the layout names the internal packages " + named + ", the code has " + packages);
+        }
+        return "every path exists: " + paths + "; the internal packages named are those of the code: " + packages;
     }
 
     /** An HTTP response: its syntax here; QuickStartIT compares it with what both servers answer. */

@@ -75,9 +75,9 @@ class ServerConfigFilesTest {
         assertEquals(1_000_000, map.getEvictionConfig().getSize());
 
         assertEquals(TOLLGATE_FACTORY_ID, 1953459308);
-        assertEquals("io.tollgate.internal.hazelcast.TollgateSerialization",
+        assertEquals("io.tollgate.hazelcast.TollgateSerialization",
                 config.getSerializationConfig().getDataSerializableFactoryClasses().get(TOLLGATE_FACTORY_ID));
-        Class.forName("io.tollgate.internal.hazelcast.TollgateSerialization"); // the class it names exists
+        Class.forName("io.tollgate.hazelcast.TollgateSerialization"); // the class it names exists
 
         JavaSerializationFilterConfig filter = config.getSerializationConfig().getJavaSerializationFilterConfig();
         JavaSerializationFilterConfig tollgates = JavaSerializationFilter.create();
@@ -95,7 +95,7 @@ class ServerConfigFilesTest {
         assertEquals("a-secret", config.getClusterName());
         assertEquals("false", config.getProperty("hazelcast.logging.details.enabled"));
         assertEquals(List.of("127.0.0.1:5701", "127.0.0.1:5702", "127.0.0.1:5703"), config.getNetworkConfig().getAddresses());
-        assertEquals("io.tollgate.internal.hazelcast.TollgateSerialization",
+        assertEquals("io.tollgate.hazelcast.TollgateSerialization",
                 config.getSerializationConfig().getDataSerializableFactoryClasses().get(TOLLGATE_FACTORY_ID));
     }
 

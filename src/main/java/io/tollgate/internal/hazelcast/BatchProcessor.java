@@ -31,7 +31,7 @@ class BatchProcessor extends OwnerProcessor {
     BatchProcessor(TokenBucket bucket, long[] costs, long[] deadlines, int version) {
         super(bucket, version);
         this.costs = costs;
-        this.deadlines = version == TollgateSerialization.WIRE_V0 ? new long[] {earliest(deadlines)} : deadlines;
+        this.deadlines = version == Serialization.WIRE_V0 ? new long[] {earliest(deadlines)} : deadlines;
     }
 
     /**
@@ -44,7 +44,7 @@ class BatchProcessor extends OwnerProcessor {
 
     @Override
     public long[] process(Map.Entry<String, long[]> entry) {
-        if (version() == TollgateSerialization.WIRE_V0) {
+        if (version() == Serialization.WIRE_V0) {
             if (passed(deadlines[0])) {
                 return OutcomeWire.tooLate();
             }
@@ -108,7 +108,7 @@ class BatchProcessor extends OwnerProcessor {
 
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
-        if (version() == TollgateSerialization.WIRE_V0) {
+        if (version() == Serialization.WIRE_V0) {
             out.writeLongArray(bucket().spec());
             out.writeLong(deadlines[0]);
             out.writeLongArray(costs);
@@ -129,7 +129,7 @@ class BatchProcessor extends OwnerProcessor {
         int head = in.readInt();
         int version = WireFormat.version(head, WHAT);
         TokenBucket bucket;
-        if (version == TollgateSerialization.WIRE_V0) {
+        if (version == Serialization.WIRE_V0) {
             bucket = WireFormat.bucket(WireFormat.readLongs(in, head, WireFormat.MAX_SPEC, WHAT + ": a spec"), WHAT);
             deadlines = new long[] {WireFormat.deadline(in.readLong(), WHAT)};
             costs = WireFormat.readLongArray(in, WireFormat.MAX_BATCH, WHAT + ": a batch");
@@ -153,7 +153,7 @@ class BatchProcessor extends OwnerProcessor {
         read(bucket, version);
     }
 
-    /** The same processor, read by type id where {@link TollgateSerialization} is registered. */
+    /** The same processor, read by type id where {@link Serialization} is registered. */
     static final class Identified extends BatchProcessor implements IdentifiedDataSerializable {
 
         Identified() {
@@ -165,12 +165,12 @@ class BatchProcessor extends OwnerProcessor {
 
         @Override
         public int getFactoryId() {
-            return TollgateSerialization.FACTORY_ID;
+            return Serialization.FACTORY_ID;
         }
 
         @Override
         public int getClassId() {
-            return TollgateSerialization.BATCH_PROCESSOR;
+            return Serialization.BATCH_PROCESSOR;
         }
     }
 }

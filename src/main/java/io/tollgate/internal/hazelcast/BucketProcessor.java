@@ -54,7 +54,7 @@ class BucketProcessor extends OwnerProcessor {
 
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
-        if (version() == TollgateSerialization.WIRE_V0) {
+        if (version() == Serialization.WIRE_V0) {
             out.writeLongArray(bucket().spec());
             out.writeLong(deadline);
             out.writeLong(cost);
@@ -71,7 +71,7 @@ class BucketProcessor extends OwnerProcessor {
         int head = in.readInt();
         int version = WireFormat.version(head, WHAT);
         long[] spec;
-        if (version == TollgateSerialization.WIRE_V0) {
+        if (version == Serialization.WIRE_V0) {
             spec = WireFormat.readLongs(in, head, WireFormat.MAX_SPEC, WHAT + ": a spec");
             deadline = in.readLong();
             cost = in.readLong();
@@ -86,7 +86,7 @@ class BucketProcessor extends OwnerProcessor {
         read(bucket, version);
     }
 
-    /** The same processor, read by type id where {@link TollgateSerialization} is registered. */
+    /** The same processor, read by type id where {@link Serialization} is registered. */
     static final class Identified extends BucketProcessor implements IdentifiedDataSerializable {
 
         Identified() {
@@ -98,12 +98,12 @@ class BucketProcessor extends OwnerProcessor {
 
         @Override
         public int getFactoryId() {
-            return TollgateSerialization.FACTORY_ID;
+            return Serialization.FACTORY_ID;
         }
 
         @Override
         public int getClassId() {
-            return TollgateSerialization.BUCKET_PROCESSOR;
+            return Serialization.BUCKET_PROCESSOR;
         }
     }
 }

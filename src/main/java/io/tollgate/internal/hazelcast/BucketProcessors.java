@@ -11,6 +11,6 @@ public final class BucketProcessors {
 
     /** @return the processor that takes {@code cost} from a bucket of {@code bucket}'s limits */
     public static EntryProcessor<String, long[], long[]> create(TokenBucket bucket, long cost, boolean identified) {
-        return BucketProcessor.create(bucket, cost, 0, identified, TollgateSerialization.WIRE_VERSION);
+        return BucketProcessor.create(bucket, cost, 0, identified, Serialization.WIRE_VERSION);
     }
 }

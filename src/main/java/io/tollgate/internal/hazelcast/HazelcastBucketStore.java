@@ -41,7 +41,7 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
     /**
      * @param hazelcast  a member or client; not shut down by this store
      * @param mapName    the IMap holding the buckets
-     * @param identified whether every member has {@link TollgateSerialization} registered, so the
+     * @param identified whether every member has {@link Serialization} registered, so the
      *                   processors can travel by type id rather than by class name
      */
     public HazelcastBucketStore(HazelcastInstance hazelcast, String mapName, boolean identified) {
@@ -66,7 +66,7 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
      */
     HazelcastBucketStore(HazelcastInstance hazelcast, String mapName, boolean identified, Duration timeout, boolean advertise) {
         this(hazelcast, mapName, identified, timeout, hazelcast.getLocalEndpoint() instanceof Member
-                ? WireVersions.negotiated(hazelcast, advertise) : WireVersions.fixed(TollgateSerialization.WIRE_V0));
+                ? WireVersions.negotiated(hazelcast, advertise) : WireVersions.fixed(Serialization.WIRE_V0));
     }
 
     /** @param wire the wire versions to send; closed with this store */

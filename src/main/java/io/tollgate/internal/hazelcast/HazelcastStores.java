@@ -13,11 +13,11 @@ import com.hazelcast.config.FileSystemYamlConfig;
 import com.hazelcast.config.InterfacesConfig;
 import com.hazelcast.config.InvalidConfigurationException;
 import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.ListenerConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.ServerSocketEndpointConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.config.ListenerConfig;
 import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.core.LifecycleListener;
 import io.tollgate.TollgateHazelcast;
@@ -144,7 +144,7 @@ public final class HazelcastStores {
 
     private static boolean factoryOfThisTollgate(HazelcastInstance instance) {
         try {
-            return TollgateSerialization.registersThisClass(instance.getConfig().getSerializationConfig());
+            return Serialization.registersThisCode(instance.getConfig().getSerializationConfig());
         } catch (RuntimeException e) {
             return false;
         }
@@ -152,7 +152,7 @@ public final class HazelcastStores {
 
     private static boolean factoryRegistered(HazelcastInstance instance) {
         try {
-            return TollgateSerialization.isRegistered(instance.getConfig().getSerializationConfig());
+            return Serialization.isRegistered(instance.getConfig().getSerializationConfig());
         } catch (RuntimeException e) {
             return false; // a client cannot see its members' configuration
         }
@@ -270,8 +270,8 @@ public final class HazelcastStores {
         if (config.getMapConfigOrNull(mapConfig.getName()) == null) {
             config.addMapConfig(mapConfig);
         }
-        if (!TollgateSerialization.isRegistered(config.getSerializationConfig())) {
-            TollgateSerialization.register(config.getSerializationConfig());
+        if (!Serialization.isRegistered(config.getSerializationConfig())) {
+            Serialization.register(config.getSerializationConfig());
         }
         config.setClassLoader(HazelcastStores.class.getClassLoader());
         return config;

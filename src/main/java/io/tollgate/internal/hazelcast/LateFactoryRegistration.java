@@ -63,7 +63,7 @@ final class LateFactoryRegistration {
 
     /** @return this application's registration, to {@link #undo()} when it stops, or {@code null} if it cannot be done here */
     static LateFactoryRegistration register(HazelcastInstance member) {
-        return register(member, TollgateSerialization.WIRE_VERSION);
+        return register(member, Serialization.WIRE_VERSION);
     }
 
     /** @param version the highest wire version this application reads: the highest among the deployed ones wins the slots */
@@ -121,7 +121,7 @@ final class LateFactoryRegistration {
         Map<Object, Object> factories = factories(member);
         Object factory = registry.get(FACTORY);
         if (factory != null) {
-            if (factories.get(TollgateSerialization.FACTORY_ID) != factory) {
+            if (factories.get(Serialization.FACTORY_ID) != factory) {
                 LOG.warning("Tollgate's serialization factory is no longer in this Hazelcast member's factories; "
                         + "Tollgate sends its processors by class name instead");
                 return null;
@@ -129,19 +129,19 @@ final class LateFactoryRegistration {
             return (Object[]) registry.get(SLOTS);
         }
         synchronized (factories) { // the lock Tollgate 0.1 took around its own registration
-            Object present = factories.get(TollgateSerialization.FACTORY_ID);
+            Object present = factories.get(Serialization.FACTORY_ID);
             if (present != null) {
-                LOG.warning("Factory id " + TollgateSerialization.FACTORY_ID + " is taken by " + present.getClass().getName()
+                LOG.warning("Factory id " + Serialization.FACTORY_ID + " is taken by " + present.getClass().getName()
                         + " on this Hazelcast member (an older Tollgate in another application?); Tollgate sends its processors "
                         + "by class name instead until the member restarts");
                 return null;
             }
             Class<?> type = Class.forName(ARRAY_FACTORY, true, factories.getClass().getClassLoader());
             Constructor<?> create = type.getConstructors()[0];
-            Object empty = Array.newInstance(create.getParameterTypes()[0].getComponentType(), TollgateSerialization.TYPE_COUNT);
+            Object empty = Array.newInstance(create.getParameterTypes()[0].getComponentType(), Serialization.TYPE_COUNT);
             factory = create.newInstance(empty);
             Object[] slots = (Object[]) field(type, "constructors").get(factory);
-            factories.put(TollgateSerialization.FACTORY_ID, factory);
+            factories.put(Serialization.FACTORY_ID, factory);
             registry.put(FACTORY, factory);
             registry.put(SLOTS, slots);
             return slots;
@@ -159,10 +159,10 @@ final class LateFactoryRegistration {
 
     /** @return this application's constructors, one per type id, as the factory's slots take them */
     private static Object[] constructors(Class<?> slotType) {
-        Object[] constructors = new Object[TollgateSerialization.TYPE_COUNT];
-        constructors[TollgateSerialization.BUCKET_PROCESSOR] = new Creator(BucketProcessor.Identified::new);
-        constructors[TollgateSerialization.STATE_BACKUP] = new Creator(StateBackup.Identified::new);
-        constructors[TollgateSerialization.BATCH_PROCESSOR] = new Creator(BatchProcessor.Identified::new);
+        Object[] constructors = new Object[Serialization.TYPE_COUNT];
+        constructors[Serialization.BUCKET_PROCESSOR] = new Creator(BucketProcessor.Identified::new);
+        constructors[Serialization.STATE_BACKUP] = new Creator(StateBackup.Identified::new);
+        constructors[Serialization.BATCH_PROCESSOR] = new Creator(BatchProcessor.Identified::new);
         for (Object constructor : constructors) {
             if (constructor != null && !slotType.isInstance(constructor)) {
                 throw new IllegalStateException("this Hazelcast's factory takes constructors of type " + slotType.getName());

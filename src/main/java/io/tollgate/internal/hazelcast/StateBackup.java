@@ -49,7 +49,7 @@ class StateBackup implements EntryProcessor<String, long[], long[]>, DataSeriali
 
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
-        if (version == TollgateSerialization.WIRE_V0) {
+        if (version == Serialization.WIRE_V0) {
             out.writeLongArray(state);
             out.writeLong(ttlMillis);
         } else {
@@ -63,7 +63,7 @@ class StateBackup implements EntryProcessor<String, long[], long[]>, DataSeriali
     public void readData(ObjectDataInput in) throws IOException {
         int head = in.readInt();
         version = WireFormat.version(head, WHAT);
-        if (version == TollgateSerialization.WIRE_V0) {
+        if (version == Serialization.WIRE_V0) {
             state = WireFormat.readLongs(in, head, WireFormat.MAX_STATE, WHAT + ": a state");
             ttlMillis = in.readLong();
         } else {
@@ -74,7 +74,7 @@ class StateBackup implements EntryProcessor<String, long[], long[]>, DataSeriali
         WireFormat.ttl(ttlMillis, WHAT);
     }
 
-    /** The same backup, read by type id where {@link TollgateSerialization} is registered. */
+    /** The same backup, read by type id where {@link Serialization} is registered. */
     static final class Identified extends StateBackup implements IdentifiedDataSerializable {
 
         Identified() {
@@ -86,12 +86,12 @@ class StateBackup implements EntryProcessor<String, long[], long[]>, DataSeriali
 
         @Override
         public int getFactoryId() {
-            return TollgateSerialization.FACTORY_ID;
+            return Serialization.FACTORY_ID;
         }
 
         @Override
         public int getClassId() {
-            return TollgateSerialization.STATE_BACKUP;
+            return Serialization.STATE_BACKUP;
         }
     }
 }

@@ -1,74 +1,19 @@
 package io.tollgate.internal.hazelcast;
 
-import com.hazelcast.config.SerializationConfig;
 import com.hazelcast.nio.serialization.DataSerializableFactory;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 
 /**
- * Tollgate's Hazelcast serialization: the factory id, the type ids and the wire versions of the
- * objects that cross the wire, all in this one place. Bucket state and outcomes travel as plain
- * {@code long[]}, which every member reads without Tollgate's classes.
+ * The name Tollgate 0.1 gave its serialization factory, still accepted in Hazelcast configurations so that they keep
+ * working; it creates the same objects as {@link io.tollgate.hazelcast.TollgateSerialization}.
  *
- * <p>Members that have this factory registered read the processors by id (no class name on the
- * wire, no reflection). Where the factory cannot be registered, as on a server's own Hazelcast
- * instance started before the application, the plain {@code DataSerializable} form is used; both
- * forms carry the same fields.
- *
- * <p><b>Wire versions.</b> Version 0 (Tollgate up to 0.1) has no marker: each object starts with
- * the {@code int} length of a {@code long[]} ({@code >= -1}). From version 1 on, each object starts
- * with the {@code int} marker {@code -1 - version} ({@code -2} for version 1), which no version-0
- * stream starts with, followed by that version's fields ({@link WireFormat}). Members read every
- * version up to {@link #WIRE_VERSION} and reject a newer one with an {@code IOException}. Senders
- * send the version every data member reads ({@link WireVersions}). Never change a version's
- * layout once released; add a version instead.
+ * @deprecated name {@link io.tollgate.hazelcast.TollgateSerialization} in configurations instead
  */
+@Deprecated(since = "0.2")
 public final class TollgateSerialization implements DataSerializableFactory {
-
-    /** The factory id, {@code 0x746F6C6C} ("toll"). Documented; never change it. */
-    public static final int FACTORY_ID = 0x746F6C6C;
-    /** {@link BucketProcessor}: one decision. */
-    static final int BUCKET_PROCESSOR = 1;
-    /** {@link StateBackup}: the state a decision wrote, for the backup replicas. */
-    static final int STATE_BACKUP = 2;
-    /** {@link BatchProcessor}: several coalesced decisions on one bucket. */
-    static final int BATCH_PROCESSOR = 3;
-    /** One more than the highest type id. */
-    static final int TYPE_COUNT = 4;
-
-    /** Wire version 0: no marker; a batch carries one deadline, that of its oldest request. */
-    static final int WIRE_V0 = 0;
-    /** Wire version 1: the version marker first; each request of a batch carries its own deadline. */
-    static final int WIRE_V1 = 1;
-    /** The highest wire version this code reads and writes. */
-    static final int WIRE_VERSION = WIRE_V1;
-
-    /** Adds the factory to a member's or client's serialization configuration. */
-    public static SerializationConfig register(SerializationConfig config) {
-        return config.addDataSerializableFactory(FACTORY_ID, new TollgateSerialization());
-    }
-
-    /** @return whether {@code config} names this factory, by instance or by class */
-    public static boolean isRegistered(SerializationConfig config) {
-        return registersThisClass(config)
-                || TollgateSerialization.class.getName().equals(config.getDataSerializableFactoryClasses().get(FACTORY_ID));
-    }
-
-    /** @return whether {@code config} holds an instance of this very class (so its members read what this code writes) */
-    static boolean registersThisClass(SerializationConfig config) {
-        return config.getDataSerializableFactories().get(FACTORY_ID) instanceof TollgateSerialization;
-    }
 
     @Override
     public IdentifiedDataSerializable create(int typeId) {
-        switch (typeId) {
-            case BUCKET_PROCESSOR:
-                return new BucketProcessor.Identified();
-            case STATE_BACKUP:
-                return new StateBackup.Identified();
-            case BATCH_PROCESSOR:
-                return new BatchProcessor.Identified();
-            default:
-                return null;
-        }
+        return Serialization.create(typeId);
     }
 }

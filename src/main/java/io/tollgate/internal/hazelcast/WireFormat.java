@@ -7,7 +7,7 @@ import io.tollgate.internal.store.CoalescingStore;
 import java.io.IOException;
 
 /**
- * Writes and reads the version marker of Tollgate's wire form ({@link TollgateSerialization}), and
+ * Writes and reads the version marker of Tollgate's wire form ({@link Serialization}), and
  * checks what is read: every length is bounded before anything is allocated, every value is one
  * Tollgate could have written, and anything else is an {@link IOException} that says what is wrong.
  *
@@ -42,7 +42,7 @@ final class WireFormat {
 
     /** Writes the marker of {@code version}; version 0 has none. */
     static void writeVersion(ObjectDataOutput out, int version) throws IOException {
-        if (version != TollgateSerialization.WIRE_V0) {
+        if (version != Serialization.WIRE_V0) {
             out.writeInt(-1 - version);
         }
     }
@@ -54,12 +54,12 @@ final class WireFormat {
      */
     static int version(int head, String what) throws IOException {
         if (head >= -1) {
-            return TollgateSerialization.WIRE_V0;
+            return Serialization.WIRE_V0;
         }
         long version = -1L - head;
-        if (version > TollgateSerialization.WIRE_VERSION) {
+        if (version > Serialization.WIRE_VERSION) {
             throw new IOException(what + " in wire version " + version + ", newer than this member reads (0 to "
-                    + TollgateSerialization.WIRE_VERSION + "): run a Tollgate on this member at least as new as the sender's");
+                    + Serialization.WIRE_VERSION + "): run a Tollgate on this member at least as new as the sender's");
         }
         return (int) version;
     }

@@ -21,7 +21,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The wire version a member sends ({@link TollgateSerialization}): the highest one that every data
+ * The wire version a member sends ({@link Serialization}): the highest one that every data
  * member of the cluster reads, so that no member is ever sent a form it cannot read.
  *
  * <p>Each Tollgate instance on a member whose serialization it knows advertises the highest version
@@ -72,7 +72,7 @@ final class WireVersions implements AutoCloseable {
     /**
      * @param advertise whether {@code member} reads what this code writes (Tollgate configured its
      *                  serialization or registered its factory there), so that it advertises
-     *                  {@link TollgateSerialization#WIRE_VERSION}
+     *                  {@link Serialization#WIRE_VERSION}
      * @return this member's share of the negotiation; close it when its store closes
      */
     static WireVersions negotiated(HazelcastInstance member, boolean advertise) {
@@ -136,7 +136,7 @@ final class WireVersions implements AutoCloseable {
         final HazelcastInstance member;
         final String id = UUID.randomUUID().toString();
         final ReplicatedMap<String, Integer> advertisements;
-        volatile int inUse = TollgateSerialization.WIRE_V0;
+        volatile int inUse = Serialization.WIRE_V0;
         int holders;
         int advertisers;
         boolean stopped;
@@ -192,7 +192,7 @@ final class WireVersions implements AutoCloseable {
         }
 
         void advertise() {
-            advertisements.put(key(), TollgateSerialization.WIRE_VERSION, 3 * refreshSeconds, TimeUnit.SECONDS);
+            advertisements.put(key(), Serialization.WIRE_VERSION, 3 * refreshSeconds, TimeUnit.SECONDS);
         }
 
         void withdraw() {
@@ -229,10 +229,10 @@ final class WireVersions implements AutoCloseable {
                         reads.merge(uuid, advertisement.getValue(), Math::max);
                     }
                 }
-                int version = TollgateSerialization.WIRE_VERSION;
+                int version = Serialization.WIRE_VERSION;
                 Member without = null;
                 for (Member data : member.getCluster().getMembers()) {
-                    int read = reads.getOrDefault(data.getUuid(), TollgateSerialization.WIRE_V0);
+                    int read = reads.getOrDefault(data.getUuid(), Serialization.WIRE_V0);
                     if (!data.isLiteMember() && read < version) {
                         version = read;
                         without = data;

@@ -2,9 +2,9 @@ package io.tollgate.internal.jaxrs;
 
 import io.tollgate.Decision;
 import io.tollgate.RateLimitExceededException;
+import io.tollgate.internal.limiter.RuleCheck;
 import io.tollgate.internal.runtime.RequestRecord;
 import io.tollgate.internal.runtime.Tollgate;
-import io.tollgate.internal.limiter.RuleCheck;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;

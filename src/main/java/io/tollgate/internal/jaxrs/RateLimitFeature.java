@@ -1,8 +1,8 @@
 package io.tollgate.internal.jaxrs;
 
+import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.runtime.Binding;
 import io.tollgate.internal.runtime.Tollgate;
-import io.tollgate.internal.config.RuleConfig;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.Priorities;

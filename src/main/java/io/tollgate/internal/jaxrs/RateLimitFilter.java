@@ -1,13 +1,13 @@
 package io.tollgate.internal.jaxrs;
 
-import io.tollgate.internal.runtime.Binding;
-import io.tollgate.internal.runtime.RequestRecord;
-import io.tollgate.internal.runtime.Tollgate;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.limiter.RequestGate;
 import io.tollgate.internal.limiter.RuleCheck;
 import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.InvalidCostException;
+import io.tollgate.internal.runtime.Binding;
+import io.tollgate.internal.runtime.RequestRecord;
+import io.tollgate.internal.runtime.Tollgate;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import java.lang.reflect.Method;

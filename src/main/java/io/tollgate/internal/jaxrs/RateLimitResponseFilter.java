@@ -1,8 +1,8 @@
 package io.tollgate.internal.jaxrs;
 
-import io.tollgate.internal.runtime.RequestRecord;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.limiter.RuleCheck;
+import io.tollgate.internal.runtime.RequestRecord;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;

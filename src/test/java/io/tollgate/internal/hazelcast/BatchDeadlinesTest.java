@@ -74,7 +74,7 @@ class BatchDeadlinesTest {
     void eachRequestIsHeldToItsOwnCallersDeadline() throws Exception {
         HazelcastBucketStore other = new HazelcastBucketStore(owner, BucketMapConfig.DEFAULT_MAP_NAME, true, TIMEOUT);
         HazelcastBucketStore store = new HazelcastBucketStore(caller, BucketMapConfig.DEFAULT_MAP_NAME, true, TIMEOUT);
-        awaitVersion(store, TollgateSerialization.WIRE_V1);
+        awaitVersion(store, Serialization.WIRE_V1);
         Batch batch = new Batch(store);
         List<CompletableFuture<Outcome>> gaveUp = batch.queue(waiting(TIMEOUT.toMillis() + 1_000), 1, 1);
         List<CompletableFuture<Outcome>> late = batch.queue(waiting(TIMEOUT.toMillis() - LATE_BY_MILLIS), 3, 3);
@@ -95,7 +95,7 @@ class BatchDeadlinesTest {
     @Test
     void withVersionZeroInUseABatchKeepsTheDeadlineOfItsOldestRequestStillWaitedFor() throws Exception {
         HazelcastBucketStore store = new HazelcastBucketStore(caller, BucketMapConfig.DEFAULT_MAP_NAME, true, TIMEOUT,
-                WireVersions.fixed(TollgateSerialization.WIRE_V0));
+                WireVersions.fixed(Serialization.WIRE_V0));
         // those whose callers gave up are not sent, so they cannot expire the batch
         Batch batch = new Batch(store);
         List<CompletableFuture<Outcome>> gaveUp = batch.queue(waiting(TIMEOUT.toMillis() + 1_000), 1, 1);

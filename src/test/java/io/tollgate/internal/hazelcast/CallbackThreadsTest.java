@@ -63,7 +63,7 @@ class CallbackThreadsTest {
         EntryCalls submitToKey = EntryCalls.submitToKey(map);
         long started = THREADS.getTotalStartedThreadCount();
         for (int i = 0; i < CALLS; i++) {
-            Outcome outcome = submitToKey.call("threads-public:" + i, BucketProcessor.create(ROOMY, 1, 0, true, TollgateSerialization.WIRE_V1),
+            Outcome outcome = submitToKey.call("threads-public:" + i, BucketProcessor.create(ROOMY, 1, 0, true, Serialization.WIRE_V1),
                     OutcomeWire::read).get(30, TimeUnit.SECONDS);
             assertThat(outcome.allowed()).isTrue();
         }

@@ -27,7 +27,7 @@ class HazelcastWireV0StoreTest extends BucketStoreContract {
         TestClock clock = cluster.clock();
         this.store = new RoundRobinStore(cluster.members().stream()
                 .map(m -> new StoreStack(true, 1_000).over(new HazelcastBucketStore(m, BucketMapConfig.DEFAULT_MAP_NAME, true,
-                        Duration.ZERO, WireVersions.fixed(TollgateSerialization.WIRE_V0)), () -> clock.nowMicros() * 1_000))
+                        Duration.ZERO, WireVersions.fixed(Serialization.WIRE_V0)), () -> clock.nowMicros() * 1_000))
                 .collect(Collectors.toList()));
     }
 

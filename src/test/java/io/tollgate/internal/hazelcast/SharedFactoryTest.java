@@ -79,7 +79,7 @@ class SharedFactoryTest {
 
             older.undeploy();
             for (HazelcastInstance member : cluster.members()) {
-                assertThat(((DataSerializableFactory) factory(member)).create(TollgateSerialization.BUCKET_PROCESSOR))
+                assertThat(((DataSerializableFactory) factory(member)).create(Serialization.BUCKET_PROCESSOR))
                         .as("no application left: Tollgate's types are unknown").isNull();
                 assertThat(factory(member)).as("the same factory, never replaced").isSameAs(factoryOnEveryMember.get(member));
             }
@@ -98,8 +98,8 @@ class SharedFactoryTest {
         for (HazelcastInstance member : cluster.members()) {
             Object factory = factory(member);
             assertThat(factory).as("one factory per member, never replaced").isSameAs(factoryOnEveryMember.get(member));
-            for (int type : new int[] {TollgateSerialization.BUCKET_PROCESSOR, TollgateSerialization.STATE_BACKUP,
-                TollgateSerialization.BATCH_PROCESSOR}) {
+            for (int type : new int[] {Serialization.BUCKET_PROCESSOR, Serialization.STATE_BACKUP,
+                Serialization.BATCH_PROCESSOR}) {
                 assertThat(((DataSerializableFactory) factory).create(type).getClass().getClassLoader()).isSameAs(application.classes);
             }
         }
@@ -136,7 +136,7 @@ class SharedFactoryTest {
         Object serialization = member.getClass().getMethod("getSerializationService").invoke(member);
         Object adapter = field(serialization, "dataSerializerAdapter");
         Object serializer = adapter.getClass().getMethod("getImpl").invoke(adapter);
-        return ((Map<Object, Object>) field(serializer, "factories")).get(TollgateSerialization.FACTORY_ID);
+        return ((Map<Object, Object>) field(serializer, "factories")).get(Serialization.FACTORY_ID);
     }
 
     private static Object field(Object target, String name) throws Exception {

@@ -34,6 +34,8 @@ class WireCompatibilityTest {
 
     private static final long DEADLINE = 1_800_000_000_000L;
     private static final long[] STATE = {1_700_000_000_000_000L, 360_000_000, 3_600_000_000L, 100_000, 9_000_000};
+    /** The class the version-0 jar names its factory (the name Tollgate 0.1 configurations give). */
+    private static final String LEGACY_FACTORY = "io.tollgate.internal.hazelcast.TollgateSerialization";
 
     private static URLClassLoader old;
     private static InternalSerializationService oldSide;
@@ -44,12 +46,12 @@ class WireCompatibilityTest {
     @BeforeAll
     static void loadTheOldTollgate() throws Exception {
         old = IsolatedTollgate.load(IsolatedTollgate.wireV0Jar());
-        DataSerializableFactory oldFactory = (DataSerializableFactory) old.loadClass(TollgateSerialization.class.getName())
+        DataSerializableFactory oldFactory = (DataSerializableFactory) old.loadClass(LEGACY_FACTORY)
                 .getConstructor().newInstance();
         oldSide = new DefaultSerializationServiceBuilder().setClassLoader(old)
-                .addDataSerializableFactory(TollgateSerialization.FACTORY_ID, oldFactory).build();
+                .addDataSerializableFactory(Serialization.FACTORY_ID, oldFactory).build();
         newSide = new DefaultSerializationServiceBuilder().setClassLoader(WireCompatibilityTest.class.getClassLoader())
-                .addDataSerializableFactory(TollgateSerialization.FACTORY_ID, new TollgateSerialization()).build();
+                .addDataSerializableFactory(Serialization.FACTORY_ID, new io.tollgate.hazelcast.TollgateSerialization()).build();
     }
 
     @AfterAll
@@ -65,13 +67,13 @@ class WireCompatibilityTest {
         List<Object[]> pairs = List.of(
                 new Object[] {oldCreate("BucketProcessor", new Class<?>[] {oldType("core.TokenBucket"), long.class, long.class, boolean.class},
                         oldBucket(), 3L, DEADLINE, identified),
-                    BucketProcessor.create(bucket, 3, DEADLINE, identified, TollgateSerialization.WIRE_V0)},
+                    BucketProcessor.create(bucket, 3, DEADLINE, identified, Serialization.WIRE_V0)},
                 new Object[] {oldCreate("BatchProcessor", new Class<?>[] {oldType("core.TokenBucket"), long[].class, long.class, boolean.class},
                         oldBucket(), new long[] {1, 2, 3}, DEADLINE, identified),
                     BatchProcessor.create(bucket, new long[] {1, 2, 3}, new long[] {DEADLINE, DEADLINE + 5, DEADLINE + 9}, identified,
-                            TollgateSerialization.WIRE_V0)},
+                            Serialization.WIRE_V0)},
                 new Object[] {oldCreate("StateBackup", new Class<?>[] {long[].class, long.class, boolean.class}, STATE, 4_000L, identified),
-                    StateBackup.create(STATE, 4_000, identified, TollgateSerialization.WIRE_V0)});
+                    StateBackup.create(STATE, 4_000, identified, Serialization.WIRE_V0)});
         for (Object[] pair : pairs) {
             byte[] written = oldSide.toData(pair[0]).toByteArray();
             Object read = newSide.toObject(new HeapData(written));
@@ -85,9 +87,9 @@ class WireCompatibilityTest {
     @ParameterizedTest(name = "identified: {0}")
     @ValueSource(booleans = {true, false})
     void theOldCodeRefusesVersionOneWithoutDecidingAnything(boolean identified) throws Exception {
-        for (Object processor : List.of(BucketProcessor.create(bucket, 3, DEADLINE, identified, TollgateSerialization.WIRE_V1),
+        for (Object processor : List.of(BucketProcessor.create(bucket, 3, DEADLINE, identified, Serialization.WIRE_V1),
                 BatchProcessor.create(bucket, new long[] {1, 2, 3}, new long[] {DEADLINE, DEADLINE, DEADLINE}, identified,
-                        TollgateSerialization.WIRE_V1))) {
+                        Serialization.WIRE_V1))) {
             Object read = oldSide.toObject(newSide.toData(processor));
             assertThat(read.getClass().getClassLoader()).isSameAs(old);
             TestEntry entry = new TestEntry("k", STATE.clone());
@@ -98,7 +100,7 @@ class WireCompatibilityTest {
         }
         // a backup in version 1 reaches an old member only if it joined a moment ago: it stores an empty
         // state, with the right time-to-live, which a version-1 owner refuses rather than take for a full bucket
-        Object backup = oldSide.toObject(newSide.toData(StateBackup.create(STATE, 4_000, identified, TollgateSerialization.WIRE_V1)));
+        Object backup = oldSide.toObject(newSide.toData(StateBackup.create(STATE, 4_000, identified, Serialization.WIRE_V1)));
         TestEntry entry = new TestEntry("k", STATE.clone());
         process(backup, entry);
         assertThat(entry.getValue()).isEmpty();

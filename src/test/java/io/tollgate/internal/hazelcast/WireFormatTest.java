@@ -37,7 +37,7 @@ class WireFormatTest {
     private static final long[] STATE = {1_700_000_000_000_000L, 360_000_000, 3_600_000_000L, 100_000, 9_000_000};
 
     private final InternalSerializationService service = new DefaultSerializationServiceBuilder()
-            .addDataSerializableFactory(TollgateSerialization.FACTORY_ID, new TollgateSerialization()).build();
+            .addDataSerializableFactory(Serialization.FACTORY_ID, new io.tollgate.hazelcast.TollgateSerialization()).build();
 
     @AfterEach
     void dispose() {
@@ -52,7 +52,7 @@ class WireFormatTest {
     @ParameterizedTest(name = "identified: {0}")
     @ValueSource(booleans = {true, false})
     void everyVersionReadsBackWhatItWroteAndVersionOneStartsWithItsMarker(boolean identified) throws IOException {
-        for (int version : new int[] {TollgateSerialization.WIRE_V0, TollgateSerialization.WIRE_V1}) {
+        for (int version : new int[] {Serialization.WIRE_V0, Serialization.WIRE_V1}) {
             for (Object written : List.of(BucketProcessor.create(BUCKET, 3, DEADLINE, identified, version),
                     BatchProcessor.create(BUCKET, new long[] {1, 0, 10}, new long[] {DEADLINE, 0, DEADLINE + 1}, identified, version),
                     StateBackup.create(STATE, 4_000, identified, version))) {
@@ -68,7 +68,7 @@ class WireFormatTest {
         }
         // in version 0 a batch carries one deadline, its earliest request's, as Tollgate 0.1 wrote it
         BatchProcessor batch = BatchProcessor.create(BUCKET, new long[] {1, 2}, new long[] {DEADLINE + 7, DEADLINE}, identified,
-                TollgateSerialization.WIRE_V0);
+                Serialization.WIRE_V0);
         BufferObjectDataOutput expected = service.createObjectDataOutput();
         expected.writeLongArray(SPEC);
         expected.writeLong(DEADLINE);
@@ -79,7 +79,7 @@ class WireFormatTest {
     @ParameterizedTest(name = "identified: {0}")
     @ValueSource(booleans = {true, false})
     void aNewerVersionIsRefusedNeverMisread(boolean identified) {
-        Object processor = BucketProcessor.create(BUCKET, 3, DEADLINE, identified, TollgateSerialization.WIRE_V1);
+        Object processor = BucketProcessor.create(BUCKET, 3, DEADLINE, identified, Serialization.WIRE_V1);
         assertRefused(processor, out -> {
             out.writeInt(-3);
             out.writeLong(DEADLINE);
@@ -96,9 +96,9 @@ class WireFormatTest {
     @ParameterizedTest(name = "identified: {0}")
     @ValueSource(booleans = {true, false})
     void everyLengthIsBoundedBeforeAnythingIsAllocated(boolean identified) {
-        Object single = BucketProcessor.create(BUCKET, 3, DEADLINE, identified, TollgateSerialization.WIRE_V1);
-        Object batch = BatchProcessor.create(BUCKET, new long[] {1}, new long[] {0}, identified, TollgateSerialization.WIRE_V1);
-        Object backup = StateBackup.create(STATE, 4_000, identified, TollgateSerialization.WIRE_V1);
+        Object single = BucketProcessor.create(BUCKET, 3, DEADLINE, identified, Serialization.WIRE_V1);
+        Object batch = BatchProcessor.create(BUCKET, new long[] {1}, new long[] {0}, identified, Serialization.WIRE_V1);
+        Object backup = StateBackup.create(STATE, 4_000, identified, Serialization.WIRE_V1);
         // version 0: the first int is the length of the spec (or state)
         assertRefused(single, out -> out.writeInt(Integer.MAX_VALUE), "Tollgate's BucketProcessor: a spec of 2147483647 longs, expected 1 to 48");
         assertRefused(single, out -> out.writeInt(-1), "Tollgate's BucketProcessor: a spec of -1 longs, expected 1 to 48");
@@ -134,9 +134,9 @@ class WireFormatTest {
     @ParameterizedTest(name = "identified: {0}")
     @ValueSource(booleans = {true, false})
     void valuesNoTollgateWritesAreRefused(boolean identified) {
-        Object single = BucketProcessor.create(BUCKET, 3, DEADLINE, identified, TollgateSerialization.WIRE_V1);
-        Object batch = BatchProcessor.create(BUCKET, new long[] {1}, new long[] {0}, identified, TollgateSerialization.WIRE_V1);
-        Object backup = StateBackup.create(STATE, 4_000, identified, TollgateSerialization.WIRE_V1);
+        Object single = BucketProcessor.create(BUCKET, 3, DEADLINE, identified, Serialization.WIRE_V1);
+        Object batch = BatchProcessor.create(BUCKET, new long[] {1}, new long[] {0}, identified, Serialization.WIRE_V1);
+        Object backup = StateBackup.create(STATE, 4_000, identified, Serialization.WIRE_V1);
         assertRefused(single, v1(DEADLINE, 11, SPEC), "Tollgate's BucketProcessor: a cost of 11, outside [0, 10]");
         assertRefused(single, v1(DEADLINE, -1, SPEC), "Tollgate's BucketProcessor: a cost of -1, outside [0, 10]");
         assertRefused(single, v1(-5, 1, SPEC), "Tollgate's BucketProcessor: a deadline of -5");
@@ -192,7 +192,7 @@ class WireFormatTest {
     @ParameterizedTest(name = "identified: {0}")
     @ValueSource(booleans = {true, false})
     void aStreamCutShortIsRefused(boolean identified) throws IOException {
-        Object single = BucketProcessor.create(BUCKET, 3, DEADLINE, identified, TollgateSerialization.WIRE_V1);
+        Object single = BucketProcessor.create(BUCKET, 3, DEADLINE, identified, Serialization.WIRE_V1);
         byte[] whole = payload(single);
         for (int length : new int[] {0, 3, 12, whole.length - 1}) {
             Throwable failure = catchThrowable(() -> read(single, out -> out.write(Arrays.copyOf(whole, length))));
@@ -202,8 +202,8 @@ class WireFormatTest {
 
     @Test
     void versionOneCostsFourBytesMoreThanVersionZero() throws IOException {
-        int v0 = service.toData(BucketProcessor.create(BUCKET, 3, DEADLINE, true, TollgateSerialization.WIRE_V0)).totalSize();
-        int v1 = service.toData(BucketProcessor.create(BUCKET, 3, DEADLINE, true, TollgateSerialization.WIRE_V1)).totalSize();
+        int v0 = service.toData(BucketProcessor.create(BUCKET, 3, DEADLINE, true, Serialization.WIRE_V0)).totalSize();
+        int v1 = service.toData(BucketProcessor.create(BUCKET, 3, DEADLINE, true, Serialization.WIRE_V1)).totalSize();
         System.out.printf("wire: one decision (2 limits) by type id is %d bytes in version 0, %d in version 1%n", v0, v1);
         assertThat(v1 - v0).isEqualTo(4);
     }
