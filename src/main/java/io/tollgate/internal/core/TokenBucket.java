@@ -9,8 +9,8 @@ import java.util.List;
  * and immutable; the bucket's state is passed in and a new state handed back, so the same code
  * runs in the in-memory store and inside a Hazelcast entry processor.
  *
- * <p>State layout ({@code long[]}, {@code 1 + 2n} longs for {@code n} limits):
- * {@code [timestamp µs, unitsPerToken_0, units_0, unitsPerToken_1, units_1, ...]}. A missing
+ * <p>The state is a {@code long[]} ({@link BucketState}: a timestamp in µs, then per limit its units per
+ * token and its units); a missing
  * state is a full bucket. The timestamp never moves backwards: a clock that steps back cannot
  * mint tokens. A stored time more than {@link #MAX_AHEAD_MICROS} ahead of the deciding clock is
  * no clock step but a corrupt or hostile state: the bucket restarts empty at the deciding clock,
@@ -29,7 +29,8 @@ public final class TokenBucket {
 
     /** The most limits one rule may have; also a bound on what a member accepts from the wire. */
     public static final int MAX_LIMITS = 16;
-    private static final int SPEC_STRIDE = 3; // capacityUnits, refillUnitsPerMicro, unitsPerToken
+    /** Longs per limit in {@link #spec()}: its capacity in units, its refill in units per µs, its units per token. */
+    private static final int SPEC_STRIDE = 3;
     private static final long MAX_PERIOD_MICROS = Limit.MAX_PERIOD.toSeconds() * 1_000_000L;
 
     private final long[] spec;
@@ -38,8 +39,8 @@ public final class TokenBucket {
     private TokenBucket(long[] spec) {
         this.spec = spec;
         long min = Long.MAX_VALUE;
-        for (int i = 0; i < spec.length; i += SPEC_STRIDE) {
-            min = Math.min(min, spec[i] / spec[i + 2]);
+        for (int i = 0; i < limitCount(); i++) {
+            min = Math.min(min, burst(i));
         }
         this.maxCost = min;
     }
@@ -119,20 +120,22 @@ public final class TokenBucket {
         if (state == null) {
             return;
         }
-        if (state.length < 3 || state.length % 2 == 0 || state.length > 1 + 2 * MAX_LIMITS) {
+        if (!BucketState.isLayout(state.length) || BucketState.limitCount(state) > MAX_LIMITS) {
             throw new IllegalArgumentException("malformed bucket state of " + state.length + " longs: expected a timestamp and 1 to "
                     + MAX_LIMITS + " limits of 2 longs each");
         }
-        if (state[0] < 0) {
-            throw new IllegalArgumentException("malformed bucket state: a timestamp of " + state[0] + " µs");
+        if (BucketState.time(state) < 0) {
+            throw new IllegalArgumentException("malformed bucket state: a timestamp of " + BucketState.time(state) + " µs");
         }
-        for (int i = 1; i < state.length; i += 2) {
-            if (state[i] < 1 || state[i] > Limit.MAX_UNITS) {
-                throw new IllegalArgumentException("malformed bucket state: limit " + i / 2 + " has " + state[i]
+        for (int i = 0; i < BucketState.limitCount(state); i++) {
+            long unitsPerToken = BucketState.unitsPerToken(state, i);
+            if (unitsPerToken < 1 || unitsPerToken > Limit.MAX_UNITS) {
+                throw new IllegalArgumentException("malformed bucket state: limit " + i + " has " + unitsPerToken
                         + " units per token, outside [1, 2^61]");
             }
-            if (state[i + 1] < 0 || state[i + 1] > Limit.MAX_UNITS) {
-                throw new IllegalArgumentException("malformed bucket state: limit " + i / 2 + " holds " + state[i + 1]
+            long units = BucketState.units(state, i);
+            if (units < 0 || units > Limit.MAX_UNITS) {
+                throw new IllegalArgumentException("malformed bucket state: limit " + i + " holds " + units
                         + " units, outside [0, 2^61]");
             }
         }
@@ -186,27 +189,26 @@ public final class TokenBucket {
         checkCost(cost);
         checkState(state);
         int n = limitCount();
-        long[] stored = state == null || state.length == 1 + 2 * n ? state : carried(state);
+        long[] stored = state == null || BucketState.limitCount(state) == n ? state : carried(state);
         boolean fresh = stored == null;
-        boolean restart = !fresh && tooFarAhead(stored[0], now);
-        long last = fresh || restart ? now : stored[0];
+        boolean restart = !fresh && tooFarAhead(BucketState.time(stored), now);
+        long last = fresh || restart ? now : BucketState.time(stored);
         long ts = Math.max(last, now);
         long elapsed = ts - last;
         long ahead = ts - now; // > 0 only if this member's clock is behind the stored time
 
-        long[] next = new long[1 + 2 * n];
-        next[0] = ts;
+        long[] next = BucketState.create(n, ts);
         boolean enough = true;
         long retryAfter = 0;
         int waitIndex = 0;
         for (int i = 0; i < n; i++) {
-            long capacity = spec[i * SPEC_STRIDE];
-            long refill = spec[i * SPEC_STRIDE + 1];
-            long unitsPerToken = spec[i * SPEC_STRIDE + 2];
-            long units = fresh ? capacity : restart ? 0 : rescale(stored[2 + 2 * i], stored[1 + 2 * i], unitsPerToken, capacity);
+            long capacity = capacityUnits(i);
+            long refill = refillUnitsPerMicro(i);
+            long unitsPerToken = unitsPerToken(i);
+            long units = fresh ? capacity : restart ? 0
+                    : rescale(BucketState.units(stored, i), BucketState.unitsPerToken(stored, i), unitsPerToken, capacity);
             units = refill(units, capacity, refill, elapsed);
-            next[1 + 2 * i] = unitsPerToken;
-            next[2 + 2 * i] = units;
+            BucketState.set(next, i, unitsPerToken, units);
             long need = cost * unitsPerToken;
             if (units < need) {
                 enough = false;
@@ -219,7 +221,7 @@ public final class TokenBucket {
         }
         if (enough) {
             for (int i = 0; i < n; i++) {
-                next[2 + 2 * i] -= cost * spec[i * SPEC_STRIDE + 2];
+                BucketState.take(next, i, cost * unitsPerToken(i));
             }
         }
         int reported = enough ? tightest(next) : waitIndex;
@@ -227,8 +229,7 @@ public final class TokenBucket {
         for (int i = 0; i < n; i++) {
             fullAfter = Math.max(fullAfter, untilFull(next, i));
         }
-        return new Outcome(enough, reported,
-                next[2 + 2 * reported] / spec[reported * SPEC_STRIDE + 2],
+        return new Outcome(enough, reported, BucketState.tokens(next, reported),
                 untilFull(next, reported) + ahead,
                 enough ? 0 : retryAfter + ahead,
                 cost > 0 && (enough || restart) ? next : null, // a restart is written even on a denial, or it never ends
@@ -262,23 +263,34 @@ public final class TokenBucket {
      */
     private long[] carried(long[] state) {
         long fewest = Long.MAX_VALUE;
-        for (int j = 1; j < state.length; j += 2) {
-            fewest = Math.min(fewest, state[j + 1] / state[j]);
+        for (int j = 0; j < BucketState.limitCount(state); j++) {
+            fewest = Math.min(fewest, BucketState.tokens(state, j));
         }
-        int n = limitCount();
-        long[] carried = new long[1 + 2 * n];
-        carried[0] = state[0];
-        for (int i = 0; i < n; i++) {
-            long unitsPerToken = spec[i * SPEC_STRIDE + 2];
-            carried[1 + 2 * i] = unitsPerToken;
-            carried[2 + 2 * i] = Math.min(fewest, burst(i)) * unitsPerToken;
+        long[] carried = BucketState.create(limitCount(), BucketState.time(state));
+        for (int i = 0; i < limitCount(); i++) {
+            BucketState.set(carried, i, unitsPerToken(i), Math.min(fewest, burst(i)) * unitsPerToken(i));
         }
         return carried;
     }
 
     /** The capacity in tokens of limit {@code index}. */
     public long burst(int index) {
-        return spec[index * SPEC_STRIDE] / spec[index * SPEC_STRIDE + 2];
+        return capacityUnits(index) / unitsPerToken(index);
+    }
+
+    /** @return the capacity of limit {@code index}, in units */
+    private long capacityUnits(int index) {
+        return spec[index * SPEC_STRIDE];
+    }
+
+    /** @return the units limit {@code index} gains per µs */
+    private long refillUnitsPerMicro(int index) {
+        return spec[index * SPEC_STRIDE + 1];
+    }
+
+    /** @return the units worth one token in limit {@code index} */
+    private long unitsPerToken(int index) {
+        return spec[index * SPEC_STRIDE + 2];
     }
 
     private int tightest(long[] next) {
@@ -286,7 +298,7 @@ public final class TokenBucket {
         long bestRemaining = Long.MAX_VALUE;
         long bestReset = -1;
         for (int i = 0; i < limitCount(); i++) {
-            long remaining = next[2 + 2 * i] / spec[i * SPEC_STRIDE + 2];
+            long remaining = BucketState.tokens(next, i);
             long reset = untilFull(next, i);
             if (remaining < bestRemaining || (remaining == bestRemaining && reset > bestReset)) {
                 best = i;
@@ -297,8 +309,9 @@ public final class TokenBucket {
         return best;
     }
 
+    /** @return µs until limit {@code i} of {@code next} is full */
     private long untilFull(long[] next, int i) {
-        return ceilDiv(spec[i * SPEC_STRIDE] - next[2 + 2 * i], spec[i * SPEC_STRIDE + 1]);
+        return ceilDiv(capacityUnits(i) - BucketState.units(next, i), refillUnitsPerMicro(i));
     }
 
     /** @return whether {@code stored} is more than {@link #MAX_AHEAD_MICROS} after {@code now}, overflow included */
