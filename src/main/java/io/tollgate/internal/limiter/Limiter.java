@@ -7,6 +7,7 @@ import io.tollgate.internal.config.StoreFailurePolicy;
 import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.store.BucketStore;
+import io.tollgate.internal.store.RecentDenials;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -28,6 +29,8 @@ public final class Limiter {
     static final long STORE_FAILURE_RETRY_MICROS = 1_000_000;
 
     private final BucketStore store;
+    /** Where a store's failure is answered with a denial for a key seen denied moments ago. */
+    private final RecentDenials recentDenials;
     private final long timeoutNanos;
     private final DecisionObserver observer;
     private final ThrottledLog storeFailures = new ThrottledLog(LOG, Level.WARNING, LOG_INTERVAL_NANOS);
@@ -40,6 +43,7 @@ public final class Limiter {
 
     public Limiter(BucketStore store, Duration timeout, DecisionObserver observer) {
         this.store = store;
+        this.recentDenials = RecentDenials.of(store);
         this.timeoutNanos = timeout.toNanos();
         this.observer = observer;
     }
@@ -116,7 +120,7 @@ public final class Limiter {
      */
     private Decision storeFailed(RuleConfig rule, String storeKey, long cost, Throwable cause) {
         observer.storeFailed(rule, cause == null);
-        boolean hot = store.recentlyDenied(storeKey, cost);
+        boolean hot = recentDenials.recentlyDenied(storeKey, cost);
         boolean allow = rule.onStoreFailure() == StoreFailurePolicy.ALLOW && !hot;
         if (storeFailures.due()) {
             String what = cause == null ? "did not answer within " + Duration.ofNanos(timeoutNanos).toMillis() + " ms"

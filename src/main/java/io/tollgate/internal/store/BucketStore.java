@@ -32,14 +32,6 @@ public interface BucketStore extends AutoCloseable {
     default void warmUp(TokenBucket bucket) throws Exception {
     }
 
-    /**
-     * @return whether this member saw the store deny {@code key} a request of at most {@code cost}
-     *         moments ago; the default knows of none
-     */
-    default boolean recentlyDenied(String key, long cost) {
-        return false;
-    }
-
     /** Releases what the store holds; the default does nothing. */
     @Override
     default void close() {

@@ -297,11 +297,6 @@ public final class CoalescingStore implements BucketStore {
         return batch;
     }
 
-    /** @return the number of keys with a call in flight or tokens reserved (for tests) */
-    int lanes() {
-        return lanes.size();
-    }
-
     @Override
     public void warmUp(TokenBucket bucket) throws Exception {
         store.warmUp(bucket);

@@ -16,7 +16,7 @@ import java.util.function.LongSupplier;
  * does lack those tokens for at least that long: the cache can only err toward denying, and a flood
  * on one key stays on this member. Cheaper requests, and every request after {@code t}, ask the store.
  */
-public final class DenialCache implements BucketStore {
+public final class DenialCache implements BucketStore, RecentDenials {
 
     private final BucketStore store;
     /** Full passes over a full cache happen at most this often. */
@@ -85,11 +85,6 @@ public final class DenialCache implements BucketStore {
     public boolean recentlyDenied(String key, long cost) {
         Denial denial = denials.get(key);
         return denial != null && cost >= denial.cost && nanoTime.getAsLong() - denial.untilNanos - HINT_NANOS < 0;
-    }
-
-    /** @return the number of denials held (for tests) */
-    int size() {
-        return denials.size();
     }
 
     @Override

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
+import io.tollgate.testing.Internals;
 import io.tollgate.testing.TestClock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -47,17 +50,35 @@ class OptimizationsTest {
 
     @Test
     void theDenialCacheIsBounded() throws Exception {
-        DenialCache cache = new DenialCache(new InMemoryBucketStore(clock, 10_000), 10, () -> clock.nowMicros() * 1_000);
+        CountingStore counting = new CountingStore(new InMemoryBucketStore(clock, 10_000));
+        DenialCache cache = new DenialCache(counting, 10, () -> clock.nowMicros() * 1_000);
         TokenBucket bucket = TokenBucket.of(Limit.of(1, 1, Duration.ofHours(1)));
+        List<String> keys = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
+            keys.add("k" + i);
             acquire(cache, "k" + i, bucket, 1);
-            acquire(cache, "k" + i, bucket, 1);
+            assertThat(acquire(cache, "k" + i, bucket, 1).allowed()).isFalse(); // remembered while there is room
         }
-        assertThat(cache.size()).isEqualTo(10);
-        clock.advance(Duration.ofHours(2));
+        assertThat(keysTheStoreAnswers(cache, counting, bucket, keys)).as("denials not remembered")
+                .isEqualTo(keys.subList(10, 100));
+        clock.advance(Duration.ofHours(2)); // every denial remembered has expired
         acquire(cache, "fresh", bucket, 1);
-        acquire(cache, "fresh", bucket, 1);
-        assertThat(cache.size()).isEqualTo(1); // the expired ones made room
+        assertThat(acquire(cache, "fresh", bucket, 1).allowed()).isFalse();
+        assertThat(keysTheStoreAnswers(cache, counting, bucket, List.of("fresh"))).as("the expired ones made room").isEmpty();
+    }
+
+    /** @return those of {@code keys} whose next denial the store answers: the cache did not remember them */
+    private static List<String> keysTheStoreAnswers(DenialCache cache, CountingStore counting, TokenBucket bucket,
+            List<String> keys) throws Exception {
+        List<String> answered = new ArrayList<>();
+        for (String key : keys) {
+            long before = counting.calls.get();
+            assertThat(acquire(cache, key, bucket, 1).allowed()).isFalse();
+            if (counting.calls.get() > before) {
+                answered.add(key);
+            }
+        }
+        return answered;
     }
 
     @Test
@@ -74,7 +95,7 @@ class OptimizationsTest {
             assertThat(counting.decisions.get()).isEqualTo(threads * 50L + rest + 1);
             System.out.printf("coalescing: %d decisions in %d store calls%n", counting.decisions.get(), counting.calls.get());
             assertThat(counting.calls.get()).isLessThan(counting.decisions.get() / 2);
-            assertThat(coalescing.lanes()).isZero();
+            assertThat(Internals.mapSize(coalescing, "lanes")).as("keys still held after the last call").isZero();
         } finally {
             slow.close();
         }

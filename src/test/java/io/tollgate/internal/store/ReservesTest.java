@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
+import io.tollgate.testing.Internals;
 import io.tollgate.testing.TestClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -136,7 +137,7 @@ class ReservesTest {
 
     private void awaitNoLanes() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (store.lanes() > 0) {
+        while (Internals.mapSize(store, "lanes") > 0) {
             assertThat(System.nanoTime() - deadline).as("the lane was not dropped within 30 s").isNegative();
             TimeUnit.MILLISECONDS.sleep(5);
         }
