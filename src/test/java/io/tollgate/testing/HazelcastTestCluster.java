@@ -11,6 +11,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.instance.impl.HazelcastInstanceImpl;
 import com.hazelcast.instance.impl.HazelcastInstanceProxy;
 import com.hazelcast.internal.partition.impl.InternalPartitionServiceImpl;
+import com.hazelcast.nio.serialization.DataSerializableFactory;
 import com.hazelcast.partition.Partition;
 import io.tollgate.hazelcast.TollgateSerialization;
 import io.tollgate.internal.core.Clock;
@@ -196,9 +197,27 @@ public final class HazelcastTestCluster implements AutoCloseable {
             JavaSerializationFilter.applyTo(config.getSerializationConfig()); // as on the instances Tollgate configures
         }
         if (tollgateFactory) {
-            TollgateSerialization.register(config.getSerializationConfig());
+            config.getSerializationConfig().addDataSerializableFactory(TollgateSerialization.FACTORY_ID, tollgateFactory());
         }
         return config;
+    }
+
+    /**
+     * @return the serialization factory of the Tollgate on the class path: by its public name, or by the name the
+     *         wire-v0 jar (Tollgate 0.1) gives it
+     */
+    private static DataSerializableFactory tollgateFactory() {
+        ClassLoader loader = HazelcastTestCluster.class.getClassLoader();
+        for (String name : List.of("io.tollgate.hazelcast.TollgateSerialization", "io.tollgate.internal.hazelcast.TollgateSerialization")) {
+            try {
+                return (DataSerializableFactory) Class.forName(name, true, loader).getConstructor().newInstance();
+            } catch (ClassNotFoundException e) {
+                // an older Tollgate: the next name
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot create " + name, e);
+            }
+        }
+        throw new IllegalStateException("no Tollgate serialization factory on the class path");
     }
 
     /** @return whether the Tollgate on the class path has its serialization filter (the wire-v0 jar predates it) */
