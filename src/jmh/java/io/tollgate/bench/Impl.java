@@ -18,6 +18,7 @@ import io.tollgate.internal.hazelcast.HazelcastBucketStore;
 import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.InMemoryBucketStore;
 import io.tollgate.internal.store.StoreStack;
+import io.tollgate.testing.TestRules;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -89,7 +90,7 @@ enum Impl {
         }
     };
 
-    static final String TOLLGATE_MAP = "tollgate-buckets";
+    static final String TOLLGATE_MAP = BucketMapConfig.DEFAULT_MAP_NAME;
     static final String BUCKET4J_MAP = "bucket4j-buckets";
     static final String BASELINE_MAP = "baseline-buckets";
     static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(250);
@@ -165,17 +166,7 @@ enum Impl {
             java.util.Map<String, String> properties = java.util.Map.of(
                     "tollgate.rules.bench.rate", load.tokens + "/" + load.period.toMillis() + "ms",
                     "tollgate.rules.bench.burst", Long.toString(load.burst));
-            this.rule = io.tollgate.internal.config.ConfigReader.read(new io.tollgate.internal.config.Settings() {
-                @Override
-                public java.util.Optional<String> get(String name) {
-                    return java.util.Optional.ofNullable(properties.get(name));
-                }
-
-                @Override
-                public Iterable<String> names() {
-                    return properties.keySet();
-                }
-            }, java.util.List.of()).rule("bench");
+            this.rule = TestRules.read(properties).rule("bench");
         }
 
         @Override

@@ -1,33 +1,29 @@
 package io.tollgate.readme;
 
-import io.tollgate.internal.config.Settings;
+import io.tollgate.testing.MapSettings;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
-import java.util.Optional;
+import java.util.Map;
 import java.util.Properties;
-import java.util.TreeSet;
+import java.util.TreeMap;
 
 /** Tollgate's settings from the text of a properties file, read as {@link Properties} reads it (names in order). */
-public final class PropertiesSettings implements Settings {
-
-    private final Properties properties = new Properties();
+public final class PropertiesSettings extends MapSettings {
 
     public PropertiesSettings(String text) {
+        super(load(text));
+    }
+
+    private static Map<String, String> load(String text) {
+        Properties properties = new Properties();
         try {
             properties.load(new StringReader(text));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    @Override
-    public Optional<String> get(String name) {
-        return Optional.ofNullable(properties.getProperty(name));
-    }
-
-    @Override
-    public Iterable<String> names() {
-        return new TreeSet<>(properties.stringPropertyNames());
+        Map<String, String> sorted = new TreeMap<>();
+        properties.stringPropertyNames().forEach(name -> sorted.put(name, properties.getProperty(name)));
+        return sorted;
     }
 }

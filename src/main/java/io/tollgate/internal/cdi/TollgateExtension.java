@@ -3,6 +3,7 @@ package io.tollgate.internal.cdi;
 import io.tollgate.RateLimitKeyResolver;
 import io.tollgate.RateLimited;
 import io.tollgate.internal.config.ConfigReader;
+import io.tollgate.internal.config.GlobalProperties;
 import io.tollgate.internal.config.InvalidConfigurationException;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.config.RuleDefaults;
@@ -65,10 +66,10 @@ public class TollgateExtension implements Extension {
 
     void registerBeans(@Observes BeforeBeanDiscovery event, BeanManager beans) {
         List<Class<?>> types = new ArrayList<>(List.of(RateLimitInterceptor.class, RequestState.class, DefaultRateLimiter.class));
-        if (enabled(ConfigReader.HEALTH)) {
+        if (enabled(GlobalProperties.HEALTH.name())) {
             optional(READINESS_CHECK, "org.eclipse.microprofile.health.HealthCheck").ifPresent(types::add);
         }
-        if (enabled(ConfigReader.METRICS)) {
+        if (enabled(GlobalProperties.METRICS.name())) {
             optional(METRICS_BINDING, "org.eclipse.microprofile.metrics.MetricRegistry").ifPresent(types::add);
         }
         for (Class<?> type : types) {

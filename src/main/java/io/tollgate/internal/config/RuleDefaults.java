@@ -16,7 +16,23 @@ public final class RuleDefaults {
     private String key = "";
     private String cost = "";
     private final List<String> usedBy = new ArrayList<>();
-    private final List<String> conflicts = new ArrayList<>();
+    private final List<Conflict> conflicts = new ArrayList<>();
+
+    /**
+     * Two annotations that give one attribute different values.
+     *
+     * @param attribute the rule attribute
+     * @param before    the value given first, as a problem line shows it
+     * @param offered   the value that differs
+     * @param element   the annotated element that gives {@code offered}
+     */
+    record Conflict(String attribute, String before, String offered, String element) {
+
+        @Override
+        public String toString() {
+            return before + " elsewhere, " + offered + " on " + element;
+        }
+    }
 
     public RuleDefaults(String name) {
         this.name = name;
@@ -33,7 +49,7 @@ public final class RuleDefaults {
         this.cost = pick("cost", this.cost, cost, element);
         if (burst != 0) {
             if (this.burst != 0 && this.burst != burst) {
-                conflicts.add("burst: " + this.burst + " elsewhere, " + burst + " on " + element);
+                conflicts.add(new Conflict("burst", Long.toString(this.burst), Long.toString(burst), element));
             }
             this.burst = burst;
         }
@@ -45,7 +61,7 @@ public final class RuleDefaults {
             return current;
         }
         if (!current.isEmpty() && !current.equals(offered)) {
-            conflicts.add(attribute + ": '" + current + "' elsewhere, '" + offered + "' on " + element);
+            conflicts.add(new Conflict(attribute, "'" + current + "'", "'" + offered + "'", element));
         }
         return offered;
     }
@@ -74,7 +90,7 @@ public final class RuleDefaults {
         return Collections.unmodifiableList(usedBy);
     }
 
-    List<String> conflicts() {
+    List<Conflict> conflicts() {
         return Collections.unmodifiableList(conflicts);
     }
 }

@@ -7,10 +7,12 @@ package io.tollgate.internal.core;
 public final class InvalidDefinitionException extends IllegalArgumentException {
 
     private final String field;
+    private final String reason;
 
     InvalidDefinitionException(String field, Object value, String reason) {
         super(field + " = " + value + ": " + reason);
         this.field = field;
+        this.reason = reason;
     }
 
     static InvalidDefinitionException of(String field, Object value, String reason) {
@@ -20,5 +22,10 @@ public final class InvalidDefinitionException extends IllegalArgumentException {
     /** @return the name of the field that holds the bad value */
     public String field() {
         return field;
+    }
+
+    /** @return why the value cannot be used, without the field and the value */
+    public String reason() {
+        return reason;
     }
 }

@@ -5,6 +5,7 @@ import com.hazelcast.config.EvictionPolicy;
 import com.hazelcast.config.InMemoryFormat;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MaxSizePolicy;
+import io.tollgate.internal.config.GlobalProperties;
 
 /**
  * The IMap settings Tollgate wants: one synchronous backup, values kept as objects (the entry
@@ -14,10 +15,10 @@ import com.hazelcast.config.MaxSizePolicy;
  */
 public final class BucketMapConfig {
 
-    /** The default map name. */
-    public static final String DEFAULT_MAP_NAME = "tollgate-buckets";
-    /** The default bound on buckets per member. */
-    public static final int DEFAULT_MAX_ENTRIES_PER_MEMBER = 1_000_000;
+    /** The default map name, that of {@code tollgate.hazelcast.map}. */
+    public static final String DEFAULT_MAP_NAME = GlobalProperties.HAZELCAST_MAP.defaultValue();
+    /** The default bound on buckets per member, that of {@code tollgate.hazelcast.max-entries-per-member}. */
+    public static final int DEFAULT_MAX_ENTRIES_PER_MEMBER = GlobalProperties.HAZELCAST_MAX_ENTRIES.defaultValue();
 
     private BucketMapConfig() {
     }

@@ -9,6 +9,7 @@ import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.InvalidCostException;
 import io.tollgate.internal.request.RequestView;
 import io.tollgate.internal.request.TrustedProxies;
+import io.tollgate.testing.MapSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -42,35 +43,6 @@ class ConfigReaderTest {
             + "query:<name>, jwt:<claim> or principal, and * for any value";
 
     // ---------------------------------------------------------------- test doubles
-
-    /** Properties in a map; {@link #hidden} ones are found by name but not listed, like environment variables. */
-    private static final class MapSettings implements Settings {
-        private final Map<String, String> listed = new LinkedHashMap<>();
-        private final Map<String, String> hidden = new LinkedHashMap<>();
-
-        static MapSettings of(String... namesAndValues) {
-            MapSettings settings = new MapSettings();
-            for (int i = 0; i < namesAndValues.length; i += 2) {
-                settings.listed.put(namesAndValues[i], namesAndValues[i + 1]);
-            }
-            return settings;
-        }
-
-        MapSettings hidden(String name, String value) {
-            hidden.put(name, value);
-            return this;
-        }
-
-        @Override
-        public Optional<String> get(String name) {
-            return Optional.ofNullable(listed.containsKey(name) ? listed.get(name) : hidden.get(name));
-        }
-
-        @Override
-        public Iterable<String> names() {
-            return listed.keySet();
-        }
-    }
 
     /** Just enough of a request to see what a resolved key, cost or match reads. */
     private static final class Request implements RequestView {
@@ -1066,9 +1038,9 @@ class ConfigReaderTest {
     /** The README and the reader know the same properties, so the walk below covers what users are told about. */
     @Test
     void theReadmeDocumentsExactlyThePropertiesTheReaderKnows() {
-        Set<String> known = new TreeSet<>(ConfigReader.GLOBALS);
+        Set<String> known = new TreeSet<>(GlobalProperties.names());
         known.add(ConfigReader.RULES);
-        ConfigReader.RULE_ATTRIBUTES.forEach(attribute -> known.add(BadConfiguration.RULE + attribute));
+        RuleAttributes.names().forEach(attribute -> known.add(BadConfiguration.RULE + attribute));
         assertThat(BadConfiguration.documentedProperties()).isEqualTo(known);
     }
 

@@ -1,0 +1,149 @@
+package io.tollgate.internal.config;
+
+import static io.tollgate.internal.config.RuleAttributes.BURST;
+import static io.tollgate.internal.config.RuleAttributes.COST;
+import static io.tollgate.internal.config.RuleAttributes.DEFAULT_COST;
+import static io.tollgate.internal.config.RuleAttributes.LIMITS;
+import static io.tollgate.internal.config.RuleAttributes.MAX_COST;
+import static io.tollgate.internal.config.RuleAttributes.MIN_COST;
+
+import io.tollgate.internal.core.InvalidDefinitionException;
+import io.tollgate.internal.core.Limit;
+import io.tollgate.internal.request.CostSpec;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * The checks that weigh one property against another: a rule's rate, burst and limits, its costs
+ * against its bounds and burst, annotations that disagree, a client without a cluster name. Each
+ * property on its own is read by its table ({@link RuleAttributes}, {@link GlobalProperties}).
+ */
+final class ConfigChecks {
+
+    private ConfigChecks() {
+    }
+
+    /**
+     * Reports each attribute that annotations give different values, unless configuration sets it.
+     *
+     * @param configured whether configuration sets an attribute (by name) of the rule
+     */
+    static void disagreements(String rule, RuleDefaults annotation, Predicate<String> configured, ConfigProblems problems) {
+        for (RuleDefaults.Conflict conflict : annotation.conflicts()) {
+            if (!configured.test(conflict.attribute())) {
+                problems.add(new ConfigProblem.Disagreement(RuleDraft.property(rule, conflict.attribute()), conflict));
+            }
+        }
+    }
+
+    /** @return the rule the draft makes; only valid if no problem was added */
+    static RuleConfig rule(RuleDraft draft, ConfigProblems problems) {
+        List<Limit> limits = limits(draft, problems);
+        // the costs are checked even without limits: a bad one there is a mistake all the same
+        CostSpec cost = cost(draft, limits.stream().mapToLong(Limit::burst).min().orElse(Long.MAX_VALUE), problems);
+        return limits.isEmpty() || cost == null ? null : new RuleConfig(draft.name(), limits, draft.key(), cost, draft.match(), draft.paths(),
+                draft.mode(), draft.onStoreFailure());
+    }
+
+    /** @return the rule's limits: its {@code limits}, or one of its rate and burst; empty if there are problems */
+    static List<Limit> limits(RuleDraft draft, ConfigProblems problems) {
+        if (draft.limitsText().isPresent()) {
+            if (draft.rateConfigured() || draft.burstText().isPresent()) {
+                problems.invalid(draft.property(LIMITS), draft.limitsText().get(), "set either limits or rate/burst, not both");
+                return List.of();
+            }
+            return draft.limits();
+        }
+        if (!draft.rateGiven()) {
+            problems.missing(draft.property(RuleAttributes.RATE), "rule '" + draft.name() + "'" + usedBy(draft.annotation())
+                    + " needs a rate (or limits); " + Syntax.RATE_HELP);
+            return List.of();
+        }
+        if (draft.rate().isEmpty()) {
+            return List.of(); // refused, and so reported
+        }
+        if (draft.burstText().isEmpty() && draft.burst() < 0) {
+            problems.invalid(draft.property(BURST), Long.toString(draft.burst()),
+                    "must be at least 1 (from the annotation" + usedBy(draft.annotation()) + ")");
+            return List.of();
+        }
+        try {
+            return List.of(Syntax.limit(draft.rate(), draft.burst()));
+        } catch (InvalidDefinitionException e) {
+            if (e.field().equals("burst")) {
+                problems.invalid(draft.property(BURST), draft.burstText().orElse(Long.toString(draft.burst())), e.reason());
+            } else {
+                problems.invalid(draft.rateProperty(), draft.rate(), e.reason());
+            }
+        } catch (IllegalArgumentException e) {
+            problems.invalid(draft.rateProperty(), draft.rate(), e.getMessage());
+        }
+        return List.of();
+    }
+
+    /**
+     * @param smallestBurst the smallest burst of the rule's limits, which no cost may exceed
+     * @return the rule's cost, within its bounds; {@code null} if there are problems
+     */
+    static CostSpec cost(RuleDraft draft, long smallestBurst, ConfigProblems problems) {
+        long minCost = draft.minCost();
+        long maxCost = draft.maxCost() == null ? smallestBurst : draft.maxCost();
+        if (maxCost > smallestBurst) {
+            problems.invalid(draft.property(MAX_COST), Long.toString(maxCost), "exceeds the burst " + smallestBurst
+                    + ", so such a cost could never be granted");
+        }
+        if (minCost > maxCost) {
+            problems.invalid(draft.property(MIN_COST), Long.toString(minCost), "exceeds max-cost " + maxCost);
+        }
+        String costText = draft.cost();
+        String between = "must be between min-cost " + minCost + " and max-cost " + maxCost;
+        Optional<Long> fixed = fixedCost(costText);
+        if (fixed.isPresent()) {
+            if (fixed.get() < minCost || fixed.get() > maxCost) {
+                problems.invalid(draft.property(COST), costText, between
+                        + (fixed.get() > smallestBurst ? " (the burst is " + smallestBurst + ")" : ""));
+                return null;
+            }
+            return CostSpec.fixed(fixed.get(), minCost, maxCost);
+        }
+        long defaultCost = draft.defaultCost();
+        if (minCost <= maxCost && (defaultCost < minCost || defaultCost > maxCost)) {
+            problems.invalid(draft.property(DEFAULT_COST), Long.toString(defaultCost), between);
+        }
+        try {
+            return CostSpec.fromRequest(costText, defaultCost, minCost, maxCost,
+                    draft.onInvalidCost() == RuleAttributes.OnInvalidCost.REJECT);
+        } catch (IllegalArgumentException e) {
+            problems.invalid(draft.property(COST), costText, e.getMessage());
+            return null;
+        }
+    }
+
+    /** @return the cost if {@code text} is a whole number (one too large for a long lies outside any bounds) */
+    private static Optional<Long> fixedCost(String text) {
+        String cost = text.trim();
+        if (!cost.matches("-?\\d+")) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Long.parseLong(cost));
+        } catch (NumberFormatException e) {
+            return Optional.of(cost.startsWith("-") ? Long.MIN_VALUE : Long.MAX_VALUE);
+        }
+    }
+
+    /** A client of an external cluster must name it: Tollgate's own default name is no external cluster's. */
+    static void clientHasClusterName(List<String> clientAddresses, Optional<String> clientConfig, Optional<String> clusterName,
+            ConfigProblems problems) {
+        if (!clientAddresses.isEmpty() && clientConfig.isEmpty() && clusterName.isEmpty()) {
+            problems.missing(GlobalProperties.CLUSTER_NAME.name(), "a client to an external cluster ("
+                    + GlobalProperties.CLIENT_ADDRESSES.name() + ") needs that cluster's name; Tollgate's own default name is "
+                    + "private to one OS user on one host, and no external cluster has it");
+        }
+    }
+
+    private static String usedBy(RuleDefaults annotation) {
+        return annotation.usedBy().isEmpty() ? "" : " (used by " + String.join(", ", annotation.usedBy()) + ")";
+    }
+}

@@ -1,0 +1,70 @@
+package io.tollgate.internal.config;
+
+import io.tollgate.internal.core.InvalidDefinitionException;
+import io.tollgate.internal.core.Limit;
+import io.tollgate.internal.request.KeySpec;
+import io.tollgate.internal.request.MatchSpec;
+import io.tollgate.internal.request.PathPattern;
+import java.util.List;
+
+/** Every attribute of a rule ({@code tollgate.rules.<name>.<attribute>}), once, in the order of the README's table. */
+public final class RuleAttributes {
+
+    /** What a stated cost that cannot be charged gets. */
+    enum OnInvalidCost {
+        /** A 400, nothing charged. */
+        REJECT,
+        /** The default cost. */
+        DEFAULT
+    }
+
+    private static final String RATE_DEFAULT = "— (required, unless `limits`)";
+
+    static final Property<String> RATE = Property.described("rate", "", RuleAttributes::rate, RATE_DEFAULT);
+    static final Property<String> TOKENS_PER_SECOND = Property.described("tokens-per-second", "", RuleAttributes::rate, RATE_DEFAULT);
+    static final Property<Long> BURST = Property.described("burst", 0L, Parsers.whole(1, Long.MAX_VALUE),
+            "the tokens of one period (`10` → 10, `1000/1h` → 1000, `0.5` → 1)");
+    static final Property<List<Limit>> LIMITS = Property.described("limits", List.of(), Parsers.limits(), "—");
+    static final Property<KeySpec> KEY = Property.of("key", "ip", KeySpec::parse);
+    /** A whole number or a source in the request; which of them {@link ConfigChecks#cost} works out with the cost bounds. */
+    static final Property<String> COST = Property.of("cost", "1", text -> text);
+    static final Property<Long> DEFAULT_COST = Property.of("default-cost", "1", Parsers.whole(0, Long.MAX_VALUE));
+    static final Property<Long> MIN_COST = Property.of("min-cost", "1", Parsers.whole(0, Long.MAX_VALUE));
+    /** By default the smallest burst of the rule's limits. */
+    static final Property<Long> MAX_COST = Property.described("max-cost", null, Parsers.whole(1, Long.MAX_VALUE), "the smallest burst");
+    static final Property<OnInvalidCost> ON_INVALID_COST = Property.of("on-invalid-cost", "reject",
+            Parsers.choice(OnInvalidCost.values()));
+    static final Property<MatchSpec> MATCH = Property.described("match", MatchSpec.ALL, MatchSpec::parse, "(all requests)");
+    static final Property<List<PathPattern>> PATHS = Property.of("paths", "", Parsers.paths());
+    static final Property<Mode> MODE = Property.of("mode", "enforce", Parsers.choice(Mode.values()));
+    static final Property<StoreFailurePolicy> ON_STORE_FAILURE = Property.of("on-store-failure", "allow",
+            Parsers.choice(StoreFailurePolicy.values()));
+
+    /** Every one, in order. */
+    public static final List<Property<?>> ALL = List.of(RATE, TOKENS_PER_SECOND, BURST, LIMITS, KEY, COST, DEFAULT_COST, MIN_COST,
+            MAX_COST, ON_INVALID_COST, MATCH, PATHS, MODE, ON_STORE_FAILURE);
+
+    private RuleAttributes() {
+    }
+
+    /** @return every name, in order */
+    static List<String> names() {
+        return ALL.stream().map(Property::name).toList();
+    }
+
+    /**
+     * A rate on its own; whether it makes a limit with its burst is for {@link ConfigChecks#limits}.
+     * Blank means none (a rule must then have limits).
+     */
+    private static String rate(String text) {
+        if (text.isBlank()) {
+            return null;
+        }
+        try {
+            Syntax.limit(text, 1);
+        } catch (InvalidDefinitionException e) {
+            throw new IllegalArgumentException(e.reason());
+        }
+        return text;
+    }
+}

@@ -1,0 +1,82 @@
+package io.tollgate.internal.config;
+
+import static io.tollgate.internal.config.RuleAttributes.BURST;
+import static io.tollgate.internal.config.RuleAttributes.COST;
+import static io.tollgate.internal.config.RuleAttributes.DEFAULT_COST;
+import static io.tollgate.internal.config.RuleAttributes.KEY;
+import static io.tollgate.internal.config.RuleAttributes.LIMITS;
+import static io.tollgate.internal.config.RuleAttributes.MATCH;
+import static io.tollgate.internal.config.RuleAttributes.MAX_COST;
+import static io.tollgate.internal.config.RuleAttributes.MIN_COST;
+import static io.tollgate.internal.config.RuleAttributes.MODE;
+import static io.tollgate.internal.config.RuleAttributes.ON_INVALID_COST;
+import static io.tollgate.internal.config.RuleAttributes.ON_STORE_FAILURE;
+import static io.tollgate.internal.config.RuleAttributes.PATHS;
+import static io.tollgate.internal.config.RuleAttributes.RATE;
+import static io.tollgate.internal.config.RuleAttributes.TOKENS_PER_SECOND;
+
+import java.util.Optional;
+
+/** Reads one rule: each attribute from the table, then the checks across them. */
+final class RuleReader {
+
+    private final Settings settings;
+    private final ConfigProblems problems;
+    private final String name;
+    private final RuleDefaults annotation;
+
+    RuleReader(Settings settings, ConfigProblems problems, String name, RuleDefaults annotation) {
+        this.settings = settings;
+        this.problems = problems;
+        this.name = name;
+        this.annotation = annotation;
+    }
+
+    /** @return the rule, or {@code null} if it has problems (then in {@code problems}) */
+    RuleConfig read() {
+        int before = problems.count();
+        ConfigChecks.disagreements(name, annotation, this::configured, problems);
+        RuleDraft draft = draft();
+        RuleConfig rule = ConfigChecks.rule(draft, problems);
+        return problems.count() > before ? null : rule;
+    }
+
+    private RuleDraft draft() {
+        Optional<String> limitsText = configured(LIMITS);
+        boolean fromAnnotation = limitsText.isEmpty(); // configured limits replace the annotations' rate and burst
+        Property<String> rateAttribute = configured(RATE).isEmpty() && configured(TOKENS_PER_SECOND).isPresent() ? TOKENS_PER_SECOND : RATE;
+        boolean rateConfigured = configured(rateAttribute).isPresent();
+        String annotationRate = fromAnnotation ? annotation.rate() : "";
+        boolean rateGiven = !configured(rateAttribute).orElse(annotationRate).isBlank();
+        String rate = read(rateAttribute, annotationRate);
+        Optional<String> burstText = configured(BURST);
+        long burst = burstText.isPresent() ? read(BURST, "") : fromAnnotation ? annotation.burst() : 0;
+        return new RuleDraft(name, annotation, RuleDraft.property(name, rateAttribute.name()), rateConfigured, rateGiven, rate, burstText, burst,
+                limitsText, read(LIMITS, ""), read(KEY, annotation.key()), read(COST, annotation.cost()), read(DEFAULT_COST, ""),
+                read(MIN_COST, ""), read(MAX_COST, ""), read(ON_INVALID_COST, ""), read(MATCH, ""), read(PATHS, ""), read(MODE, ""),
+                read(ON_STORE_FAILURE, ""));
+    }
+
+    /** @return the attribute as configured, else as the annotations give it (if they do), else its default */
+    private <T> T read(Property<T> attribute, String annotationText) {
+        Optional<String> text = configured(attribute).or(() -> Optional.of(annotationText).filter(s -> !s.isEmpty()));
+        return attribute.read(RuleDraft.property(name, attribute.name()), text, problems);
+    }
+
+    private Optional<String> configured(Property<?> attribute) {
+        return settings.get(RuleDraft.property(name, attribute.name()));
+    }
+
+    /** @return whether configuration sets {@code attribute} of the rule, settling what annotations say of it */
+    private boolean configured(String attribute) {
+        boolean limits = configured(LIMITS).isPresent();
+        switch (attribute) {
+            case "rate":
+                return limits || configured(RATE).isPresent() || configured(TOKENS_PER_SECOND).isPresent();
+            case "burst":
+                return limits || configured(BURST).isPresent();
+            default:
+                return settings.get(RuleDraft.property(name, attribute)).isPresent();
+        }
+    }
+}
