@@ -119,34 +119,47 @@ public final class BadConfiguration {
      *         and every global property
      */
     public static Set<String> documentedProperties() {
-        List<String> readme;
-        try {
-            readme = Files.readAllLines(Path.of(System.getProperty("basedir", "."), "README.md"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        Set<String> properties = new TreeSet<>(documentedDefaults().keySet());
+        if (readme().stream().anyMatch(line -> line.startsWith("`tollgate.rules="))) {
+            properties.add("tollgate.rules");
         }
-        Set<String> properties = new TreeSet<>();
+        return properties;
+    }
+
+    /**
+     * @return the default the README's tables give each rule attribute (as {@code tollgate.rules.search.<attribute>},
+     *         an alias with the attribute it stands for) and each global property, in the README's order
+     */
+    public static Map<String, String> documentedDefaults() {
+        Map<String, String> defaults = new LinkedHashMap<>();
         Pattern code = Pattern.compile("`([^`]+)`");
         String section = "";
-        for (String line : readme) {
+        for (String line : readme()) {
             if (line.startsWith("#")) {
                 section = line;
                 continue;
             }
-            if (section.startsWith("### Rules") && line.startsWith("| `")) {
-                Matcher names = code.matcher(line.substring(0, line.indexOf('|', 1)));
-                while (names.find()) {
-                    properties.add(RULE + names.group(1));
-                }
-            } else if (section.startsWith("### Rules") && line.startsWith("`tollgate.rules=")) {
-                properties.add("tollgate.rules");
-            } else if (section.startsWith("### Global properties") && line.startsWith("| `tollgate.")) {
-                Matcher name = code.matcher(line);
-                if (name.find()) {
-                    properties.add(name.group(1));
+            boolean rules = section.startsWith("### Rules");
+            if (!line.startsWith("| `") || !rules && !section.startsWith("### Global properties")) {
+                continue;
+            }
+            String[] cells = line.split("\\|");
+            Matcher names = code.matcher(cells[1]);
+            while (names.find()) {
+                defaults.put(rules ? RULE + names.group(1) : names.group(1), cells[2].trim());
+                if (!rules) {
+                    break;
                 }
             }
         }
-        return properties;
+        return defaults;
+    }
+
+    private static List<String> readme() {
+        try {
+            return Files.readAllLines(Path.of(System.getProperty("basedir", "."), "README.md"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }
