@@ -8,7 +8,7 @@ import io.tollgate.internal.request.PathPattern;
 import java.util.List;
 
 /** Every attribute of a rule ({@code tollgate.rules.<name>.<attribute>}), once, in the order of the README's table. */
-public final class RuleAttributes {
+final class RuleAttributes {
 
     /** What a stated cost that cannot be charged gets. */
     enum OnInvalidCost {
@@ -41,7 +41,7 @@ public final class RuleAttributes {
             Parsers.choice(StoreFailurePolicy.values()));
 
     /** Every one, in order. */
-    public static final List<Property<?>> ALL = List.of(RATE, TOKENS_PER_SECOND, BURST, LIMITS, KEY, COST, DEFAULT_COST, MIN_COST,
+    static final List<Property<?>> ALL = List.of(RATE, TOKENS_PER_SECOND, BURST, LIMITS, KEY, COST, DEFAULT_COST, MIN_COST,
             MAX_COST, ON_INVALID_COST, MATCH, PATHS, MODE, ON_STORE_FAILURE);
 
     private RuleAttributes() {
