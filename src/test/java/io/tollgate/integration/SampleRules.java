@@ -4,13 +4,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Rule definitions for the sample resources, one bucket of one token per key unless a test says otherwise. */
-final class SampleRules {
+public final class SampleRules {
 
     private SampleRules() {
     }
 
     /** The rules of {@link io.tollgate.app.KeysResource}: one token per hour per key, each rule keyed its own way. */
-    static Map<String, String> keys() {
+    public static Map<String, String> keys() {
         Map<String, String> rules = new LinkedHashMap<>();
         oneTokenPerHour(rules, "by-ip", "ip");
         oneTokenPerHour(rules, "by-header", "header:X-Api-Key");

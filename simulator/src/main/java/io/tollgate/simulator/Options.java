@@ -25,7 +25,7 @@ public final class Options {
     public static Options parse(String[] args) {
         List<String> arguments = new ArrayList<>();
         Map<String, String> values = new LinkedHashMap<>();
-        Problems problems = new Problems();
+        InputProblems problems = new InputProblems();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.startsWith("--")) {

@@ -36,7 +36,7 @@ public record RuleSet(TollgateConfig config, List<RuleConfig> applied, RuleConfi
      * @param properties every property, {@code tollgate.*} and others (only {@code tollgate.*} reach Tollgate)
      * @return the rules, or {@code null} if there were problems (then in {@code problems})
      */
-    public static RuleSet read(Map<String, String> properties, Problems problems) {
+    public static RuleSet read(Map<String, String> properties, InputProblems problems) {
         Map<String, String> tollgate = properties.entrySet().stream().filter(e -> e.getKey().startsWith(ConfigReader.PREFIX))
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
         Settings settings = new Settings() {

@@ -2,7 +2,7 @@ package io.tollgate.internal.jaxrs;
 
 import io.tollgate.Decision;
 import io.tollgate.internal.config.TollgateConfig;
-import io.tollgate.internal.http.Problems;
+import io.tollgate.internal.http.ProblemBodies;
 import io.tollgate.internal.http.RateLimitHeaders;
 import io.tollgate.internal.http.RetryAfter;
 import io.tollgate.internal.limiter.RuleCheck;
@@ -26,14 +26,15 @@ final class Responses {
         long retryAfter = RetryAfter.seconds(decision, clientKey, config.retryAfterJitter());
         Response.ResponseBuilder response = Response.status(Response.Status.TOO_MANY_REQUESTS)
                 .header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfter))
-                .type(Problems.MEDIA_TYPE)
-                .entity(Problems.tooManyRequests(decision, retryAfter));
+                .type(ProblemBodies.MEDIA_TYPE)
+                .entity(ProblemBodies.tooManyRequests(decision, retryAfter));
         RateLimitHeaders.write(config.headerStyle(), checks, response::header);
         return response.build();
     }
 
     static Response invalidCost(InvalidCostException e) {
-        return Response.status(Response.Status.BAD_REQUEST).type(Problems.MEDIA_TYPE).entity(Problems.invalidCost(e)).build();
+        return Response.status(Response.Status.BAD_REQUEST).type(ProblemBodies.MEDIA_TYPE)
+                .entity(ProblemBodies.invalidCost(e)).build();
     }
 
     /** Adds the rate-limit headers of {@code checks} that the response does not carry yet. */

@@ -1,7 +1,9 @@
 package io.tollgate.internal.request;
 
+import static io.tollgate.testing.FakeRequest.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.testing.FakeRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -10,7 +12,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ClientKeyTest {
 
     private static String keyOf(String peer, int prefix) {
-        RequestModelTest.FakeRequest view = RequestModelTest.request().from(peer);
+        FakeRequest view = request().from(peer);
         return new IncomingRequest(view, TrustedProxies.NONE, prefix).clientKey();
     }
 
@@ -42,7 +44,7 @@ class ClientKeyTest {
 
     @Test
     void theDefaultIsASlash64() {
-        RequestModelTest.FakeRequest view = RequestModelTest.request().from("2001:db8:5:6:7:8:9:a");
+        FakeRequest view = request().from("2001:db8:5:6:7:8:9:a");
         assertThat(new IncomingRequest(view, TrustedProxies.NONE).clientKey()).isEqualTo("2001:db8:5:6::/64");
     }
 }

@@ -1,8 +1,8 @@
 package io.tollgate.simulator.replay;
 
+import io.tollgate.simulator.InputProblems;
 import io.tollgate.simulator.InvalidInputException;
 import io.tollgate.simulator.Options;
-import io.tollgate.simulator.Problems;
 import io.tollgate.simulator.PropertiesFile;
 import io.tollgate.simulator.RuleSet;
 import io.tollgate.simulator.chart.ChartFiles;
@@ -30,7 +30,7 @@ public final class ReplayCommand {
         Path file = options.argument(1, "the access log");
         Path rulesFile = options.value("--rules").map(Path::of).orElseThrow(() -> new InvalidInputException(
                 "--rules <rules.properties> is required: the rules to apply", List.of("--rules is not set")));
-        Problems problems = new Problems();
+        InputProblems problems = new InputProblems();
         LogFormat format = null;
         String formatText = options.value("--format").orElse("auto");
         if (formatText.startsWith("pattern:")) {

@@ -1,7 +1,7 @@
 package io.tollgate.simulator.traffic;
 
 import io.tollgate.internal.config.ConfigReader;
-import io.tollgate.simulator.Problems;
+import io.tollgate.simulator.InputProblems;
 import io.tollgate.simulator.RuleSet;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,7 +31,7 @@ public final class ScenarioReader {
     private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
     private final Map<String, String> properties;
-    private final Problems problems = new Problems();
+    private final InputProblems problems = new InputProblems();
 
     private ScenarioReader(Map<String, String> properties) {
         this.properties = properties;

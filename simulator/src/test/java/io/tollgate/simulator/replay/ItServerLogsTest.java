@@ -2,7 +2,7 @@ package io.tollgate.simulator.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tollgate.simulator.Problems;
+import io.tollgate.simulator.InputProblems;
 import io.tollgate.simulator.PropertiesFile;
 import io.tollgate.simulator.RuleSet;
 import io.tollgate.simulator.chart.ChartFiles;
@@ -36,7 +36,7 @@ class ItServerLogsTest {
             logs = files.filter(Files::isRegularFile).filter(f -> expectedFormat(f) != null).sorted().collect(Collectors.toList());
         }
         assertThat(logs).as("access logs under " + where).extracting(ItServerLogsTest::expectedFormat).contains("liberty", "payara");
-        Problems problems = new Problems();
+        InputProblems problems = new InputProblems();
         RuleSet rules = RuleSet.read(PropertiesFile.parse("tollgate.rules.all.rate=1\ntollgate.rules.all.burst=5\ntollgate.rules.all.key=ip\n"),
                 problems);
         problems.throwIfAny("rules");

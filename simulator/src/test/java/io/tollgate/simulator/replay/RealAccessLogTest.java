@@ -2,7 +2,7 @@ package io.tollgate.simulator.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tollgate.simulator.Problems;
+import io.tollgate.simulator.InputProblems;
 import io.tollgate.simulator.PropertiesFile;
 import io.tollgate.simulator.RuleSet;
 import io.tollgate.simulator.report.RowStats;
@@ -78,7 +78,7 @@ class RealAccessLogTest {
     }
 
     private static RuleSet rules(String... lines) {
-        Problems problems = new Problems();
+        InputProblems problems = new InputProblems();
         RuleSet rules = RuleSet.read(PropertiesFile.parse(String.join("\n", lines)), problems);
         problems.throwIfAny("rules");
         return rules;

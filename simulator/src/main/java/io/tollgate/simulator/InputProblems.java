@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Collects problems of an input so all of them are reported at once, each with its property and value. */
-public final class Problems {
+public final class InputProblems {
 
     private final List<String> lines = new ArrayList<>();
     private String rulesReport;

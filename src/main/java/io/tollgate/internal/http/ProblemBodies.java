@@ -4,7 +4,7 @@ import io.tollgate.Decision;
 import io.tollgate.internal.request.InvalidCostException;
 
 /** RFC 9457 {@code application/problem+json} bodies for 429 and 400 answers. */
-public final class Problems {
+public final class ProblemBodies {
 
     /** The media type of the bodies. */
     public static final String MEDIA_TYPE = "application/problem+json";
@@ -15,7 +15,7 @@ public final class Problems {
     /** The problem type of a cost value that cannot be charged. */
     public static final String INVALID_COST = "urn:tollgate:problem:invalid-cost";
 
-    private Problems() {
+    private ProblemBodies() {
     }
 
     /**
