@@ -9,10 +9,10 @@ import static io.tollgate.internal.config.ConfigTesting.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tollgate.internal.config.ConfigTesting.Request;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.InvalidCostException;
+import io.tollgate.testing.FakeRequest;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,24 +49,24 @@ class RuleAttributesTest {
         assertThat(rule.bucket().maxCost()).isEqualTo(20);
 
         assertThat(rule.key()).hasToString("header:X-Api-Key, path");
-        IncomingRequest request = new Request().header("x-api-key", "k1").path("/p").claim("plan", "free").incoming();
+        IncomingRequest request = FakeRequest.request().header("x-api-key", "k1").path("/p").claim("plan", "free").incoming();
         assertThat(rule.key().resolve("search", request, null, new Object[0], name -> null)).isEqualTo("2:k12:/p");
 
         assertThat(rule.cost()).hasToString("header:x-request-weight");
         assertThat(rule.cost().readsRequest()).isTrue();
         assertThat(rule.cost().defaultCost()).isEqualTo(2);
         assertThat(rule.cost().maxCost()).isEqualTo(15);
-        assertThat(rule.cost().resolve(new Request().header("X-Request-Weight", "15").incoming())).isEqualTo(15);
+        assertThat(rule.cost().resolve(FakeRequest.request().header("X-Request-Weight", "15").incoming())).isEqualTo(15);
         // on-invalid-cost=default: bad values cost the default instead of a 400
-        assertThat(rule.cost().resolve(new Request().header("X-Request-Weight", "16").incoming())).isEqualTo(2);
-        assertThat(rule.cost().resolve(new Request().header("X-Request-Weight", "0").incoming())).isEqualTo(2);
-        assertThat(rule.cost().resolve(new Request().header("X-Request-Weight", "abc").incoming())).isEqualTo(2);
-        assertThat(rule.cost().resolve(new Request().incoming())).isEqualTo(2);
+        assertThat(rule.cost().resolve(FakeRequest.request().header("X-Request-Weight", "16").incoming())).isEqualTo(2);
+        assertThat(rule.cost().resolve(FakeRequest.request().header("X-Request-Weight", "0").incoming())).isEqualTo(2);
+        assertThat(rule.cost().resolve(FakeRequest.request().header("X-Request-Weight", "abc").incoming())).isEqualTo(2);
+        assertThat(rule.cost().resolve(FakeRequest.request().incoming())).isEqualTo(2);
 
         assertThat(rule.match()).hasToString("jwt:plan=free");
         assertThat(rule.match().isAll()).isFalse();
-        assertThat(rule.match().matches(new Request().claim("plan", "free").incoming())).isTrue();
-        assertThat(rule.match().matches(new Request().claim("plan", "pro").incoming())).isFalse();
+        assertThat(rule.match().matches(FakeRequest.request().claim("plan", "free").incoming())).isTrue();
+        assertThat(rule.match().matches(FakeRequest.request().claim("plan", "pro").incoming())).isFalse();
 
         assertThat(rule.paths()).extracting(Object::toString).containsExactly("/api/search/*", "/api/find/**");
         assertThat(rule.appliesToPath("/api/search/books")).isTrue();
@@ -87,7 +87,7 @@ class RuleAttributesTest {
         RuleConfig rule = config.rule("search");
         assertThat(rule.limits()).containsExactly(Limit.of(10, 10, Duration.ofSeconds(1)));
         assertThat(rule.key()).hasToString("ip");
-        assertThat(rule.key().resolve("search", new Request().incoming(), null, new Object[0], name -> null))
+        assertThat(rule.key().resolve("search", FakeRequest.request().incoming(), null, new Object[0], name -> null))
                 .isEqualTo("198.51.100.7");
         assertThat(rule.cost()).hasToString("1");
         assertThat(rule.cost().readsRequest()).isFalse();
@@ -202,7 +202,7 @@ class RuleAttributesTest {
     void rejectsBadCostValuesUnlessToldToChargeTheDefault() {
         RuleConfig rejecting = read(RULE + "rate", "10", RULE + "cost", "header:X-Weight", RULE + "on-invalid-cost", "REJECT")
                 .rule("search");
-        assertThatThrownBy(() -> rejecting.cost().resolve(new Request().header("X-Weight", "11").incoming()))
+        assertThatThrownBy(() -> rejecting.cost().resolve(FakeRequest.request().header("X-Weight", "11").incoming()))
                 .isInstanceOf(InvalidCostException.class)
                 .hasMessage("header:x-weight = '11': exceeds max-cost 10");
     }
