@@ -2,6 +2,7 @@ package io.tollgate.internal.config;
 
 import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.TrustedProxies;
+import io.tollgate.internal.store.StoreStack;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -22,7 +23,8 @@ public final class GlobalProperties {
     static final Property<Integer> MEMORY_MAX_ENTRIES = Property.of("tollgate.memory.max-entries", "100000",
             Parsers.integer(1, Integer.MAX_VALUE));
     static final Property<Boolean> DENIAL_CACHE = Property.of("tollgate.denial-cache", "true", Parsers.bool());
-    static final Property<Integer> DENIAL_CACHE_MAX_ENTRIES = Property.of("tollgate.denial-cache.max-entries", "100000",
+    static final Property<Integer> DENIAL_CACHE_MAX_ENTRIES = Property.of("tollgate.denial-cache.max-entries",
+            String.valueOf(StoreStack.DEFAULT.denialCacheEntries()),
             Parsers.integer(1, Integer.MAX_VALUE));
     /** Read by the CDI extension before the rest, to decide whether the metrics exist. */
     public static final Property<Boolean> METRICS = Property.of("tollgate.metrics", "true", Parsers.bool());
@@ -48,7 +50,8 @@ public final class GlobalProperties {
             "127.0.0.1:5701,127.0.0.1:5702,127.0.0.1:5703", Parsers.addresses(false));
     static final Property<HazelcastSettings.Serialization> SERIALIZATION = Property.of("tollgate.hazelcast.serialization", "auto",
             Parsers.choice(HazelcastSettings.Serialization.values()));
-    static final Property<Boolean> COALESCING = Property.of("tollgate.hazelcast.coalescing", "true", Parsers.bool());
+    static final Property<Boolean> COALESCING = Property.of("tollgate.hazelcast.coalescing",
+            String.valueOf(StoreStack.DEFAULT.coalescing()), Parsers.bool());
 
     /** Every one, in order. */
     public static final List<Property<?>> ALL = List.of(HEADERS, JITTER, TRUSTED_PROXIES, FORWARDED_HEADER, IPV6_PREFIX, STORE,

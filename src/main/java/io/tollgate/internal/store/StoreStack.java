@@ -12,7 +12,7 @@ import java.util.function.LongSupplier;
  */
 public record StoreStack(boolean coalescing, int denialCacheEntries) {
 
-    /** What a deployment runs by default: coalescing, and a denial cache of 100 000 entries. */
+    /** What a deployment runs by default: coalescing, and a denial cache of 100 000 entries (the configuration's defaults). */
     public static final StoreStack DEFAULT = new StoreStack(true, 100_000);
 
     public StoreStack {
