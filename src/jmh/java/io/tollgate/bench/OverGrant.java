@@ -62,7 +62,7 @@ final class OverGrant {
                     }
                 } else {
                     rows.add(run(impl.id + " (one store per member)", member -> impl.open(null, Load.DENIED_HEAVY)));
-                    Limiter shared = impl.open(null, Load.DENIED_HEAVY);
+                    ComparedLimiter shared = impl.open(null, Load.DENIED_HEAVY);
                     rows.add(run(impl.id + " (one store for all)", member -> shared));
                 }
             }
@@ -73,9 +73,9 @@ final class OverGrant {
     }
 
     /** @param limiterOf the limiter that member {@code i} calls through */
-    static Row run(String name, IntFunction<Limiter> limiterOf) throws Exception {
+    static Row run(String name, IntFunction<ComparedLimiter> limiterOf) throws Exception {
         String key = BucketKeys.of("over-grant", name.replace(' ', '-') + "-" + UUID.randomUUID());
-        List<Limiter> limiters = new ArrayList<>();
+        List<ComparedLimiter> limiters = new ArrayList<>();
         for (int i = 0; i < ComparisonBenchmark.MEMBERS; i++) {
             limiters.add(limiterOf.apply(i));
         }
@@ -83,7 +83,7 @@ final class OverGrant {
         CountDownLatch start = new CountDownLatch(1);
         List<Future<Caller>> results = new ArrayList<>();
         for (int t = 0; t < THREADS; t++) {
-            Limiter limiter = limiters.get(t % limiters.size());
+            ComparedLimiter limiter = limiters.get(t % limiters.size());
             results.add(pool.submit(() -> {
                 start.await();
                 Caller caller = new Caller();
@@ -110,10 +110,10 @@ final class OverGrant {
             callers.add(result.get(120, TimeUnit.SECONDS));
         }
         pool.shutdownNow();
-        long failures = limiters.stream().distinct().mapToLong(Limiter::failures).sum();
+        long failures = limiters.stream().distinct().mapToLong(ComparedLimiter::failures).sum();
         limiters.stream().distinct().filter(l -> l.failures() > 0)
                 .forEach(l -> System.out.printf("over-grant %s: %s, answered by fail-open%n", name, l.describeFailures()));
-        limiters.stream().distinct().forEach(Limiter::close);
+        limiters.stream().distinct().forEach(ComparedLimiter::close);
 
         long allowed = callers.stream().mapToLong(c -> c.allowed).sum();
         long total = callers.stream().mapToLong(c -> c.total).sum();

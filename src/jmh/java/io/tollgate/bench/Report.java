@@ -58,13 +58,17 @@ final class Report {
     private Report() {
     }
 
+    /** {@code Report [raw results (target/bench)] [report directory (the raw results' directory)]} */
     public static void main(String[] args) throws IOException {
-        write(args.length > 0 ? Path.of(args[0]) : Suite.OUT);
+        Path in = args.length > 0 ? Path.of(args[0]) : Suite.OUT;
+        write(in, args.length > 1 ? Path.of(args[1]) : in);
     }
 
-    static void write(Path dir) throws IOException {
+    /** Reads the raw results in {@code in}, writes the tables and charts to {@code dir}. */
+    static void write(Path in, Path dir) throws IOException {
         Report report = new Report();
-        report.read(dir);
+        report.read(in);
+        Files.createDirectories(dir);
         Files.writeString(dir.resolve("results.md"), report.markdown(), StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("throughput.svg"), report.chart("Decisions per second (log scale; higher is better)",
                 t -> t.score(), false), StandardCharsets.UTF_8);
