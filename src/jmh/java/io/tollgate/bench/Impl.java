@@ -144,7 +144,7 @@ enum Impl {
 
     /**
      * @param timeout the store timeout; {@link Duration#ZERO} for none: no deadline travels with the
-     *                decisions and the caller waits for every answer (as the seed's over-grant test does)
+     *                decisions and the caller waits for every answer (as OverGrantTest does)
      */
     static ComparedLimiter tollgateDefault(HazelcastInstance caller, Load load, Duration timeout) {
         BucketStore store = StoreStack.DEFAULT.over(new HazelcastBucketStore(caller, TOLLGATE_MAP, true, timeout));

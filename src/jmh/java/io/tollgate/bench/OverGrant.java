@@ -20,13 +20,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 /**
- * The seed's over-grant test, for every implementation on one 3-member cluster: burst 10,
- * 10 tokens/s, 64 threads spread over the members (thread {@code t} calls through member
- * {@code t % 3}), 3 s on one key. No implementation may grant more than {@code burst + rate × T},
+ * The over-grant test of OverGrantTest (the library's tests), for every implementation on one
+ * 3-member cluster: burst 10, 10 tokens/s, 64 threads spread over the members (thread {@code t}
+ * calls through member {@code t % 3}), 3 s on one key. No implementation may grant more than {@code burst + rate × T},
  * {@code T} from the first request sent to the last answer received.
  *
  * <p>{@code tollgate-default} runs twice: with the default 250 ms store timeout (after which the
- * caller fails open, as {@code on-store-failure=allow} does) and, as in the seed's test, waiting
+ * caller fails open, as {@code on-store-failure=allow} does) and, as in OverGrantTest, waiting
  * for every answer. {@code memory} runs twice: one store per member, as three instances with a local limiter
  * each would (the limit is then per instance, not per cluster), and one store shared by all
  * threads, as a single instance would.

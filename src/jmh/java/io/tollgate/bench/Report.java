@@ -238,12 +238,12 @@ final class Report {
             md.append("Not run.\n\n");
         } else {
             JsonObject first = overGrant.getJsonObject(0);
-            md.append("The seed's test for each implementation: burst 10, 10 tokens/s, ").append(first.getInt("threads"))
+            md.append("The over-grant test of OverGrantTest, for each implementation: burst 10, 10 tokens/s, ").append(first.getInt("threads"))
                     .append(" threads spread over the ").append(first.getInt("members")).append(" members, ")
                     .append(String.format(Locale.ROOT, "%.0f", number(first.get("seconds"))))
                     .append(" s on one key. `bound` is burst + rate × (last answer − first request); an exact limiter allows at most that.")
                     .append(" `tollgate-default` runs as deployed (Tollgate's engine: 250 ms store timeout, then `on-store-failure=allow`, which still denies a key denied moments ago; a call let through that way counts as allowed) and,")
-                    .append(" like the seed's test, waiting for every answer; `memory` with a store per member (three instances with")
+                    .append(" like OverGrantTest, waiting for every answer; `memory` with a store per member (three instances with")
                     .append(" local limiters) and with one store for all threads (one instance).\n\n");
             md.append("| impl | total | allowed | bound | over_grant % | decisions/s | failed (answered fail-open) |\n");
             md.append("|---|---:|---:|---:|---:|---:|---:|\n");
