@@ -59,9 +59,8 @@ base="http://127.0.0.1:${port}/tollgate-sample/api/"
 report="${results}/http.md"
 server_pid=""
 
-# The demo's Open Liberty server (it-tests, profile demo) on ${port}.
 liberty() {
-  mvnw -q -f it-tests -Pdemo -DskipTests -Ddemo.http.port="${port}" "$@"
+  demo_liberty "${port}" -q -DskipTests "$@"
 }
 
 start() { # server store

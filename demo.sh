@@ -40,4 +40,4 @@ Starting Open Liberty with the sample application. When it reports "server ... i
 Ctrl-C stops the server.
 
 MSG
-exec "${root}/mvnw" -B ${MVN_ARGS:-} -f it-tests -Pdemo -Ddemo.http.port="${port}" liberty:run
+demo_liberty "${port}" liberty:run

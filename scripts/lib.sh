@@ -66,6 +66,14 @@ build_sample() {
   mvnw -q -f it-tests package -DskipTests "$@"
 }
 
+# demo_liberty PORT [MAVEN ARGUMENTS]: Maven on the demo's Open Liberty server, the sample on PORT
+# (it-tests, profile demo, without the profiles of the it-tests' own servers).
+demo_liberty() {
+  local port="$1"
+  shift
+  mvnw -f it-tests -P 'demo,!it-payara,!it-liberty' -Ddemo.http.port="${port}" "$@"
+}
+
 # build_benchmarks [MAVEN OPTIONS]: the benchmarks compiled (target/bench-build), ready for bench.
 build_benchmarks() {
   require_java
