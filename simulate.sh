@@ -6,16 +6,22 @@
 #   ./simulate.sh simulate simulator/scenarios/interactive.properties    # -> target/simulation/
 #   ./simulate.sh replay access.log --rules rules.properties --strip-prefix /myapp/api
 #   ./simulate.sh guide                                                  # regenerates docs/tuning/
-#   ./simulate.sh help
+#   ./simulate.sh help                                                   # the simulator's commands
+#   ./simulate.sh --help                                                 # this text
 #
 # MVN_ARGS adds Maven options (e.g. MVN_ARGS=-Dmaven.repo.local=/path/to/repository).
-set -euo pipefail
-root="$(cd "$(dirname "$0")" && pwd)"
-# shellcheck disable=SC2086
-"$root/mvnw" -B -q ${MVN_ARGS:-} -f "$root/pom.xml" install -DskipTests
+here="$(pwd)"
+. "$(dirname "$0")/scripts/lib.sh"
+
+case "${1:-}" in
+  -h | --help) usage; exit 0 ;;
+esac
 quoted=""
 for arg in "$@"; do
   quoted+=" '${arg}'"
 done
-# shellcheck disable=SC2086
-exec "$root/mvnw" -B -q ${MVN_ARGS:-} -f "$root/simulator/pom.xml" compile exec:java -Dexec.args="${quoted# }"
+
+build_library
+# Paths are relative to where the script was run: the simulator runs there.
+cd "${here}"
+exec "${root}/mvnw" -B -q ${MVN_ARGS:-} -f "${root}/simulator/pom.xml" compile exec:java -Dexec.args="${quoted# }"

@@ -81,7 +81,7 @@ public class ComparisonBenchmark {
     public String load;
 
     private BenchCluster cluster;
-    private Limiter limiter;
+    private ComparedLimiter limiter;
     private boolean hot;
     private String hotKey;
     private String[] userKeys;

@@ -15,6 +15,7 @@ import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.hazelcast.BucketMapConfig;
 import io.tollgate.internal.hazelcast.HazelcastBucketStore;
+import io.tollgate.internal.limiter.Limiter;
 import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.InMemoryBucketStore;
 import io.tollgate.internal.store.StoreStack;
@@ -26,13 +27,13 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
-/** The implementations under comparison, each behind {@link Limiter}. */
+/** The implementations under comparison, each behind {@link ComparedLimiter}. */
 enum Impl {
 
     /** Tollgate, one entry-processor call per decision. */
     TOLLGATE_PLAIN("tollgate-plain") {
         @Override
-        Limiter open(HazelcastInstance caller, Load load) {
+        ComparedLimiter open(HazelcastInstance caller, Load load) {
             return new StoreLimiter(new HazelcastBucketStore(caller, TOLLGATE_MAP, true), load.tollgate(), 0);
         }
     },
@@ -43,42 +44,42 @@ enum Impl {
      */
     TOLLGATE_DEFAULT("tollgate-default") {
         @Override
-        Limiter open(HazelcastInstance caller, Load load) {
+        ComparedLimiter open(HazelcastInstance caller, Load load) {
             return tollgateDefault(caller, load, DEFAULT_TIMEOUT);
         }
     },
     /** Bucket4j's entry-processor integration, with its own serializers registered. */
     BUCKET4J("bucket4j") {
         @Override
-        Limiter open(HazelcastInstance caller, Load load) {
+        ComparedLimiter open(HazelcastInstance caller, Load load) {
             return new Bucket4jLimiter(caller.getMap(BUCKET4J_MAP), load.bucket4j());
         }
     },
     /** Read the state, decide on the caller, write it back: not atomic. */
     GET_PUT("get-put") {
         @Override
-        Limiter open(HazelcastInstance caller, Load load) {
+        ComparedLimiter open(HazelcastInstance caller, Load load) {
             return new GetPutLimiter(caller.getMap(BASELINE_MAP), load.tollgate());
         }
     },
     /** Read, decide on the caller, {@code replace(key, old, new)}; again on a conflict. */
     CAS("cas") {
         @Override
-        Limiter open(HazelcastInstance caller, Load load) {
+        ComparedLimiter open(HazelcastInstance caller, Load load) {
             return new CasLimiter(caller.getMap(BASELINE_MAP), load.tollgate());
         }
     },
     /** {@code lock(key)}, read, decide on the caller, write, {@code unlock(key)}. */
     LOCK("lock") {
         @Override
-        Limiter open(HazelcastInstance caller, Load load) {
+        ComparedLimiter open(HazelcastInstance caller, Load load) {
             return new LockLimiter(caller.getMap(BASELINE_MAP), load.tollgate());
         }
     },
     /** Tollgate's in-memory store (this JVM only): the lower bound. Needs no cluster. */
     MEMORY("memory") {
         @Override
-        Limiter open(HazelcastInstance caller, Load load) {
+        ComparedLimiter open(HazelcastInstance caller, Load load) {
             InMemoryBucketStore store = new InMemoryBucketStore(Clock.SYSTEM, 100_000); // tollgate.memory.max-entries default
             TokenBucket bucket = load.tollgate();
             return (key, cost) -> store.acquireNow(key, bucket, cost).allowed();
@@ -106,7 +107,7 @@ enum Impl {
     }
 
     /** @param caller the member or client that makes the calls; {@code null} for {@link #MEMORY} */
-    abstract Limiter open(HazelcastInstance caller, Load load);
+    abstract ComparedLimiter open(HazelcastInstance caller, Load load);
 
     /** @return whether this implementation needs the Hazelcast cluster */
     boolean clustered() {
@@ -144,9 +145,9 @@ enum Impl {
 
     /**
      * @param timeout the store timeout; {@link Duration#ZERO} for none: no deadline travels with the
-     *                decisions and the caller waits for every answer (as the seed's over-grant test does)
+     *                decisions and the caller waits for every answer (as OverGrantTest does)
      */
-    static Limiter tollgateDefault(HazelcastInstance caller, Load load, Duration timeout) {
+    static ComparedLimiter tollgateDefault(HazelcastInstance caller, Load load, Duration timeout) {
         BucketStore store = StoreStack.DEFAULT.over(new HazelcastBucketStore(caller, TOLLGATE_MAP, true, timeout));
         return timeout.isZero() ? new StoreLimiter(store, load.tollgate(), 0) : new EngineLimiter(store, load, timeout);
     }
@@ -155,14 +156,14 @@ enum Impl {
      * Tollgate's own engine over the store, as an application runs it: the store timeout, then the
      * rule's {@code on-store-failure=allow} (the default), which still denies a key denied moments ago.
      */
-    static final class EngineLimiter implements Limiter {
-        private final io.tollgate.internal.limiter.Limiter engine;
+    static final class EngineLimiter implements ComparedLimiter {
+        private final Limiter engine;
         private final io.tollgate.internal.config.RuleConfig rule;
         private final AtomicLong failures = new AtomicLong();
         private final AtomicLong failedAllowed = new AtomicLong();
 
         EngineLimiter(BucketStore store, Load load, Duration timeout) {
-            this.engine = new io.tollgate.internal.limiter.Limiter(store, timeout);
+            this.engine = new Limiter(store, timeout);
             java.util.Map<String, String> properties = java.util.Map.of(
                     "tollgate.rules.bench.rate", load.tokens + "/" + load.period.toMillis() + "ms",
                     "tollgate.rules.bench.burst", Long.toString(load.burst));
@@ -197,7 +198,7 @@ enum Impl {
     }
 
     /** A Tollgate store, waited for as Tollgate's limiter waits for it. */
-    static final class StoreLimiter implements Limiter {
+    static final class StoreLimiter implements ComparedLimiter {
         private final BucketStore store;
         private final TokenBucket bucket;
         private final long timeoutNanos;
@@ -253,7 +254,7 @@ enum Impl {
      * remaining tokens too, as a limiter that answers 429 with {@code Retry-After} must (Tollgate's
      * decisions always carry them).
      */
-    static final class Bucket4jLimiter implements Limiter {
+    static final class Bucket4jLimiter implements ComparedLimiter {
         private final HazelcastProxyManager<String> proxies;
         private final Supplier<BucketConfiguration> configuration;
 
@@ -271,7 +272,7 @@ enum Impl {
     }
 
     /** get, decide here, put: two round trips, and concurrent callers overwrite each other. */
-    static final class GetPutLimiter implements Limiter {
+    static final class GetPutLimiter implements ComparedLimiter {
         private final IMap<String, long[]> map;
         private final TokenBucket bucket;
 
@@ -291,7 +292,7 @@ enum Impl {
     }
 
     /** get, decide here, then replace only if nobody wrote meanwhile; otherwise again. */
-    static final class CasLimiter implements Limiter {
+    static final class CasLimiter implements ComparedLimiter {
         private final IMap<String, long[]> map;
         private final TokenBucket bucket;
 
@@ -319,7 +320,7 @@ enum Impl {
     }
 
     /** lock, get, decide here, put, unlock: four round trips, exact. */
-    static final class LockLimiter implements Limiter {
+    static final class LockLimiter implements ComparedLimiter {
         private final IMap<String, long[]> map;
         private final TokenBucket bucket;
 

@@ -14,7 +14,7 @@ enum Load {
 
     /** So high that nothing is denied: every decision is a grant and a write. */
     ALLOWED_HEAVY("allowed-heavy", 1_000_000_000L, 1_000_000_000L, Duration.ofSeconds(1)),
-    /** The seed's limit: after the first ten, almost every decision is a denial. */
+    /** The over-grant test's limit (burst 10, 10 tokens/s): after the first ten, almost every decision is a denial. */
     DENIED_HEAVY("denied-heavy", 10, 10, Duration.ofSeconds(1));
 
     final String id;

@@ -20,13 +20,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 /**
- * The seed's over-grant test, for every implementation on one 3-member cluster: burst 10,
- * 10 tokens/s, 64 threads spread over the members (thread {@code t} calls through member
- * {@code t % 3}), 3 s on one key. No implementation may grant more than {@code burst + rate × T},
+ * The over-grant test of OverGrantTest (the library's tests), for every implementation on one
+ * 3-member cluster: burst 10, 10 tokens/s, 64 threads spread over the members (thread {@code t}
+ * calls through member {@code t % 3}), 3 s on one key. No implementation may grant more than {@code burst + rate × T},
  * {@code T} from the first request sent to the last answer received.
  *
  * <p>{@code tollgate-default} runs twice: with the default 250 ms store timeout (after which the
- * caller fails open, as {@code on-store-failure=allow} does) and, as in the seed's test, waiting
+ * caller fails open, as {@code on-store-failure=allow} does) and, as in OverGrantTest, waiting
  * for every answer. {@code memory} runs twice: one store per member, as three instances with a local limiter
  * each would (the limit is then per instance, not per cluster), and one store shared by all
  * threads, as a single instance would.
@@ -62,7 +62,7 @@ final class OverGrant {
                     }
                 } else {
                     rows.add(run(impl.id + " (one store per member)", member -> impl.open(null, Load.DENIED_HEAVY)));
-                    Limiter shared = impl.open(null, Load.DENIED_HEAVY);
+                    ComparedLimiter shared = impl.open(null, Load.DENIED_HEAVY);
                     rows.add(run(impl.id + " (one store for all)", member -> shared));
                 }
             }
@@ -73,9 +73,9 @@ final class OverGrant {
     }
 
     /** @param limiterOf the limiter that member {@code i} calls through */
-    static Row run(String name, IntFunction<Limiter> limiterOf) throws Exception {
+    static Row run(String name, IntFunction<ComparedLimiter> limiterOf) throws Exception {
         String key = BucketKeys.of("over-grant", name.replace(' ', '-') + "-" + UUID.randomUUID());
-        List<Limiter> limiters = new ArrayList<>();
+        List<ComparedLimiter> limiters = new ArrayList<>();
         for (int i = 0; i < ComparisonBenchmark.MEMBERS; i++) {
             limiters.add(limiterOf.apply(i));
         }
@@ -83,7 +83,7 @@ final class OverGrant {
         CountDownLatch start = new CountDownLatch(1);
         List<Future<Caller>> results = new ArrayList<>();
         for (int t = 0; t < THREADS; t++) {
-            Limiter limiter = limiters.get(t % limiters.size());
+            ComparedLimiter limiter = limiters.get(t % limiters.size());
             results.add(pool.submit(() -> {
                 start.await();
                 Caller caller = new Caller();
@@ -110,10 +110,10 @@ final class OverGrant {
             callers.add(result.get(120, TimeUnit.SECONDS));
         }
         pool.shutdownNow();
-        long failures = limiters.stream().distinct().mapToLong(Limiter::failures).sum();
+        long failures = limiters.stream().distinct().mapToLong(ComparedLimiter::failures).sum();
         limiters.stream().distinct().filter(l -> l.failures() > 0)
                 .forEach(l -> System.out.printf("over-grant %s: %s, answered by fail-open%n", name, l.describeFailures()));
-        limiters.stream().distinct().forEach(Limiter::close);
+        limiters.stream().distinct().forEach(ComparedLimiter::close);
 
         long allowed = callers.stream().mapToLong(c -> c.allowed).sum();
         long total = callers.stream().mapToLong(c -> c.total).sum();

@@ -58,13 +58,17 @@ final class Report {
     private Report() {
     }
 
+    /** {@code Report [raw results (target/bench)] [report directory (the raw results' directory)]} */
     public static void main(String[] args) throws IOException {
-        write(args.length > 0 ? Path.of(args[0]) : Suite.OUT);
+        Path in = args.length > 0 ? Path.of(args[0]) : Suite.OUT;
+        write(in, args.length > 1 ? Path.of(args[1]) : in);
     }
 
-    static void write(Path dir) throws IOException {
+    /** Reads the raw results in {@code in}, writes the tables and charts to {@code dir}. */
+    static void write(Path in, Path dir) throws IOException {
         Report report = new Report();
-        report.read(dir);
+        report.read(in);
+        Files.createDirectories(dir);
         Files.writeString(dir.resolve("results.md"), report.markdown(), StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("throughput.svg"), report.chart("Decisions per second (log scale; higher is better)",
                 t -> t.score(), false), StandardCharsets.UTF_8);
@@ -234,12 +238,12 @@ final class Report {
             md.append("Not run.\n\n");
         } else {
             JsonObject first = overGrant.getJsonObject(0);
-            md.append("The seed's test for each implementation: burst 10, 10 tokens/s, ").append(first.getInt("threads"))
+            md.append("The over-grant test of OverGrantTest, for each implementation: burst 10, 10 tokens/s, ").append(first.getInt("threads"))
                     .append(" threads spread over the ").append(first.getInt("members")).append(" members, ")
                     .append(String.format(Locale.ROOT, "%.0f", number(first.get("seconds"))))
                     .append(" s on one key. `bound` is burst + rate × (last answer − first request); an exact limiter allows at most that.")
                     .append(" `tollgate-default` runs as deployed (Tollgate's engine: 250 ms store timeout, then `on-store-failure=allow`, which still denies a key denied moments ago; a call let through that way counts as allowed) and,")
-                    .append(" like the seed's test, waiting for every answer; `memory` with a store per member (three instances with")
+                    .append(" like OverGrantTest, waiting for every answer; `memory` with a store per member (three instances with")
                     .append(" local limiters) and with one store for all threads (one instance).\n\n");
             md.append("| impl | total | allowed | bound | over_grant % | decisions/s | failed (answered fail-open) |\n");
             md.append("|---|---:|---:|---:|---:|---:|---:|\n");

@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The soak run: minutes of mixed load on a 3-member cluster in this JVM, deciding from every member
  * through Tollgate's whole stack (coalescing, denial cache, 250 ms timeout), then the counts checked
- * and the memory compared over time. Writes {@code target/bench/soak.md}; exits 1 if a count is
+ * and the memory compared over time. Writes {@code soak.md} to the results directory ({@code src/jmh/results}); exits 1 if a count is
  * wrong or memory kept growing.
  *
  * <pre>
@@ -220,8 +220,8 @@ public final class Soak {
         md.append(String.format(Locale.ROOT, "%nHeap after GC: %.0f MB in the second quarter of the run, %.0f MB in the last (%s).%n",
                 early, late, steady ? "steady" : "GROWING"));
         md.append(problems.isEmpty() ? "\nEvery count within its bound.\n" : "\nPROBLEMS:\n- " + String.join("\n- ", problems) + "\n");
-        Files.createDirectories(Suite.OUT);
-        Files.writeString(Suite.OUT.resolve("soak.md"), md);
+        Files.createDirectories(Suite.RESULTS);
+        Files.writeString(Suite.RESULTS.resolve("soak.md"), md);
         System.out.println(md);
         return problems.isEmpty();
     }

@@ -30,7 +30,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *
  * The plan ({@code full} by default) sets the matrix and the iterations; the phases default to all
  * three. {@code report} alone rebuilds the tables and charts from the results already written.
- * Everything goes to {@code target/bench}.
+ * The raw results go to {@code target/bench}; the report of a full run to {@link #RESULTS}, where the
+ * README links it, that of a smoke run next to the raw results.
  *
  * <p>The matrix ({@code full}), each cell at 1, 16 and 64 threads:
  * <ul>
@@ -47,6 +48,8 @@ public final class Suite {
     static final Path JMH_DIR = OUT.resolve("jmh");
     static final Path LATENCY_DIR = OUT.resolve("latency");
     static final Path OVER_GRANT = OUT.resolve("over-grant.json");
+    /** Where the reports the README links go: {@code -Dtollgate.bench.results}, else src/jmh/results. */
+    static final Path RESULTS = Path.of(System.getProperty("tollgate.bench.results", "src/jmh/results"));
     /** A fork, three members (and a client) started and stopped, per trial: measured 4-5 s on 2 cores. */
     private static final double TRIAL_OVERHEAD_SECONDS = 4.5;
 
@@ -116,11 +119,12 @@ public final class Suite {
         if (phases.contains("over-grant")) {
             OverGrant.write(OverGrant.run(), OVER_GRANT);
         }
+        Path report = plan == FULL ? RESULTS : OUT;
         if (phases.contains("report")) {
-            Report.write(OUT);
+            Report.write(OUT, report);
         }
         System.out.printf("%nSuite (%s: %s) done in %.1f min; results in %s%n", plan.name(), String.join(", ", phases),
-                (System.nanoTime() - start) / 60e9, OUT.resolve("results.md"));
+                (System.nanoTime() - start) / 60e9, report.resolve("results.md"));
         System.exit(0); // Hazelcast's threads
     }
 

@@ -14,7 +14,8 @@ import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 
 /**
- * What the build states, read from the poms: this project's coordinates, the Hazelcast range it supports
+ * What the build states, read from the poms (each with the shared versions of parent/pom.xml): this
+ * project's coordinates, the Hazelcast range it supports
  * ({@code hazelcast.version} to {@code hazelcast.latest.version}), the dependencies it uses, the sample
  * application's name and the demo's port (it-tests), and the profiles and plugin executions of each pom.
  */
@@ -38,16 +39,19 @@ public final class ProjectFacts {
     }
 
     public ProjectFacts(Path root) {
+        Document parent = parse(root.resolve("parent/pom.xml"));
         Document main = parse(root.resolve("pom.xml"));
         Document it = parse(root.resolve("it-tests/pom.xml"));
-        Map<String, String> mainProps = properties(main);
-        Map<String, String> itProps = properties(it);
+        Map<String, String> shared = properties(parent);
+        Map<String, String> mainProps = properties(shared, main);
+        Map<String, String> itProps = properties(shared, it);
         groupId = child(main.getDocumentElement(), "groupId");
         artifactId = child(main.getDocumentElement(), "artifactId");
         version = child(main.getDocumentElement(), "version");
         hazelcastOldest = mainProps.get("hazelcast.version");
         hazelcastNewest = mainProps.get("hazelcast.latest.version");
         dependencies(main, mainProps);
+        dependencies(parent, shared);
         dependencies(it, itProps);
         Element build = (Element) it.getDocumentElement().getElementsByTagName("build").item(0);
         sampleName = child(build, "finalName");
@@ -55,7 +59,7 @@ public final class ProjectFacts {
         poms.put(Path.of(""), pom(main));
         poms.put(Path.of("it-tests"), pom(it));
         Document simulator = parse(root.resolve("simulator/pom.xml"));
-        dependencies(simulator, properties(simulator));
+        dependencies(simulator, properties(shared, simulator));
         poms.put(Path.of("simulator"), pom(simulator));
     }
 
@@ -119,6 +123,13 @@ public final class ProjectFacts {
             }
         }
         return new Pom(profiles, executions);
+    }
+
+    /** @return the parent's properties, with those of {@code pom} over them */
+    private static Map<String, String> properties(Map<String, String> parent, Document pom) {
+        Map<String, String> props = new LinkedHashMap<>(parent);
+        props.putAll(properties(pom));
+        return props;
     }
 
     private static Map<String, String> properties(Document pom) {

@@ -92,7 +92,7 @@ public final class ReadmeExamples {
             String readme = "hazelcast-" + quickStartHazelcastVersion() + ".jar";
             if (!hazelcast.getName().equals(readme)) {
                 throw new AssertionError("the Quick start says to add " + readme + ", the it-tests bundle " + hazelcast.getName()
-                        + ": make them agree (it-tests/pom.xml, hazelcast.version)");
+                        + ": make them agree (it-tests/pom.xml, sample.hazelcast.version)");
             }
             war.addAsLibraries(hazelcast);
         }

@@ -4,7 +4,7 @@ package io.tollgate.bench;
  * One rate limiter under comparison, bound to one limit and one calling instance (a member, a
  * client, or none). Every implementation decides the same continuous token bucket.
  */
-interface Limiter extends AutoCloseable {
+interface ComparedLimiter extends AutoCloseable {
 
     /** @return whether {@code cost} tokens were granted from the bucket at {@code key} */
     boolean tryAcquire(String key, long cost) throws Exception;

@@ -1,0 +1,47 @@
+package io.tollgate.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The module access Hazelcast asks for on Java 17+ is listed twice: as {@code hazelcast.jvm.flags} in
+ * parent/pom.xml (the library's test and benchmark JVMs) and in server-config/liberty/jvm.options (what
+ * users copy). They must list the same flags, in the same order.
+ */
+class HazelcastModuleFlagsTest {
+
+    private static final Path PARENT_POM = Path.of("../parent/pom.xml");
+    private static final Path LIBERTY_JVM_OPTIONS = Path.of("../server-config/liberty/jvm.options");
+
+    @Test
+    void theBuildAndTheLibertyJvmOptionsListTheSameFlags() throws Exception {
+        List<String> build = build();
+        assertFalse(build.isEmpty(), "no hazelcast.jvm.flags in " + PARENT_POM);
+        assertEquals(build, liberty(), "make " + LIBERTY_JVM_OPTIONS + " list the flags of hazelcast.jvm.flags in " + PARENT_POM);
+    }
+
+    /** {@code --add-opens a/b=ALL-UNNAMED ...}, each flag joined to its value by {@code =} as in jvm.options. */
+    private static List<String> build() throws Exception {
+        String flags = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(PARENT_POM.toFile())
+                .getElementsByTagName("hazelcast.jvm.flags").item(0).getTextContent().trim();
+        String[] words = flags.split("\\s+");
+        List<String> joined = new ArrayList<>();
+        for (int i = 0; i + 1 < words.length; i += 2) {
+            joined.add(words[i] + "=" + words[i + 1]);
+        }
+        return joined;
+    }
+
+    /** The module flags of jvm.options, one a line. */
+    private static List<String> liberty() throws Exception {
+        return Files.readAllLines(LIBERTY_JVM_OPTIONS).stream().map(String::trim)
+                .filter(line -> line.startsWith("--add-")).toList();
+    }
+}
