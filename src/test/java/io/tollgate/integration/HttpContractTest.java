@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The HTTP contract (DESIGN §4) over a real Jakarta EE stack and the Hazelcast store, on a driven clock. */
+/** The HTTP contract (the README's "HTTP contract") over a real Jakarta EE stack and the Hazelcast store, on a driven clock. */
 @Tag("hazelcast")
 @ExtendWith(SharedCluster.class)
 class HttpContractTest {

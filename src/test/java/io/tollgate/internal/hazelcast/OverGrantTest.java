@@ -25,12 +25,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The seed benchmark's correctness test, on real time: burst 10, 10 tokens/s, 64 threads spread
- * over the three members hammer one key for 3 s. At most {@code burst + rate x elapsed} may be
- * granted, and with that many callers every token minted is taken. Once more with burst 1 024 and
- * 200 tokens/s, where each member reserves tokens ahead: never more either, and every token minted
- * is taken but those the members still held as reserves at the end (at most a sixteenth of the
- * burst each).
+ * The over-grant test (the README's "Benchmarks" runs it against every implementation compared), on
+ * real time: burst 10, 10 tokens/s, 64 threads spread over the three members hammer one key for 3 s.
+ * At most {@code burst + rate x elapsed} may be granted, and with that many callers every token minted
+ * is taken. Once more with burst 1 024 and 200 tokens/s, where each member reserves tokens ahead: never
+ * more either, and every token minted is taken but those the members still held as reserves at the end
+ * (at most a sixteenth of the burst each).
  */
 @Tag("hazelcast")
 @ExtendWith(SharedCluster.class)
