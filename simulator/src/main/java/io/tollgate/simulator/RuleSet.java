@@ -1,5 +1,6 @@
 package io.tollgate.simulator;
 
+import io.tollgate.internal.config.CommaList;
 import io.tollgate.internal.config.ConfigReader;
 import io.tollgate.internal.config.InvalidConfigurationException;
 import io.tollgate.internal.config.RuleConfig;
@@ -8,7 +9,6 @@ import io.tollgate.internal.config.TollgateConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -39,17 +39,7 @@ public record RuleSet(TollgateConfig config, List<RuleConfig> applied, RuleConfi
     public static RuleSet read(Map<String, String> properties, InputProblems problems) {
         Map<String, String> tollgate = properties.entrySet().stream().filter(e -> e.getKey().startsWith(ConfigReader.PREFIX))
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
-        Settings settings = new Settings() {
-            @Override
-            public Optional<String> get(String name) {
-                return Optional.ofNullable(tollgate.get(name));
-            }
-
-            @Override
-            public Iterable<String> names() {
-                return tollgate.keySet();
-            }
-        };
+        Settings settings = Settings.of(tollgate);
         TollgateConfig config;
         try {
             config = ConfigReader.read(settings, List.of());
@@ -64,13 +54,10 @@ public record RuleSet(TollgateConfig config, List<RuleConfig> applied, RuleConfi
         List<RuleConfig> applied = new ArrayList<>();
         String listed = properties.get(RULES);
         if (listed != null) {
-            for (String name : listed.split(",")) {
-                if (name.isBlank()) {
-                    continue;
-                }
-                RuleConfig rule = config.rule(name.trim());
+            for (String name : CommaList.items(listed)) {
+                RuleConfig rule = config.rule(name);
                 if (rule == null) {
-                    problems.add(RULES, listed, "no rule '" + name.trim() + "'; the rules are " + String.join(", ", config.rules().keySet()));
+                    problems.add(RULES, listed, "no rule '" + name + "'; the rules are " + String.join(", ", config.rules().keySet()));
                 } else if (!applied.contains(rule)) {
                     applied.add(rule);
                 }

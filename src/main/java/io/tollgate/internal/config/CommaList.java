@@ -4,13 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The one way a property lists things: comma-separated, each item trimmed, blank items skipped. */
-final class CommaList {
+public final class CommaList {
 
     private CommaList() {
     }
 
     /** @return the items of {@code text}, in order */
-    static List<String> items(String text) {
+    public static List<String> items(String text) {
         List<String> items = new ArrayList<>();
         for (String item : text.split(",")) {
             if (!item.isBlank()) {
