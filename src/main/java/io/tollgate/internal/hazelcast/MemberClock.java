@@ -5,7 +5,9 @@ import io.tollgate.internal.core.Clock;
 
 /**
  * The clock a member decides with: the system clock, unless a {@link Clock} was put into the
- * member's user context under {@link #USER_CONTEXT_KEY} (tests do, to drive time exactly).
+ * member's user context under {@link #USER_CONTEXT_KEY}. Tollgate never puts one there: the key
+ * is how tests drive a real member's time exactly, members in other JVMs included, which a
+ * static seam could not reach.
  */
 public final class MemberClock {
 
