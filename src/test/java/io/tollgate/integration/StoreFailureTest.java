@@ -3,11 +3,16 @@ package io.tollgate.integration;
 import static io.tollgate.testing.Http.header;
 import static io.tollgate.testing.Http.json;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.tollgate.Decision;
+import io.tollgate.RateLimitStoreFailed;
+import io.tollgate.RateLimitStoreFailed.Cause;
 import io.tollgate.RateLimiter;
 import io.tollgate.app.ItemsResource;
+import io.tollgate.app.RecordedEvents;
 import io.tollgate.app.SearchResource;
+import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.testing.HazelcastTestCluster;
 import io.tollgate.testing.TestApp;
 import java.net.http.HttpResponse;
@@ -82,13 +87,15 @@ class StoreFailureTest {
 
     /**
      * A partition thread held busy: the request's decision cannot run. The request is answered by
-     * the policy once the timeout passes, while the store is still stuck, never held until it frees.
+     * the policy once the timeout passes, while the store is still stuck, never held until it frees;
+     * the application's observers are told of each timeout and of the policy's denial.
      */
     @Test
     void aStoreThatDoesNotAnswerInTimeIsAnsweredByThePolicyWhileStillStuck() throws Exception {
         HazelcastTestCluster cluster = HazelcastTestCluster.start(1);
         CountDownLatch release = new CountDownLatch(1);
-        try (TestApp app = app().hazelcast(cluster.member(0)).property("tollgate.store.timeout", "1s").start()) {
+        try (TestApp app = app().beans(RecordedEvents.class).hazelcast(cluster.member(0))
+                .property("tollgate.store.timeout", "1s").start()) {
             IMap<String, long[]> map = cluster.member(0).getMap("tollgate-buckets");
             // every decision of this one-member cluster waits behind a processor on its partition thread
             int partitions = cluster.member(0).getPartitionService().getPartitions().size();
@@ -104,6 +111,7 @@ class StoreFailureTest {
             assertThat(open.statusCode()).isEqualTo(200);
             assertThat(closed.statusCode()).isEqualTo(429);
             assertThat(async.storeUnavailable()).isTrue();
+            assertObserversToldOfTheTimeouts(app.bean(RecordedEvents.class));
             release.countDown();
             for (CompletionStage<Object> blocker : blockers) {
                 blocker.toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -115,6 +123,21 @@ class StoreFailureTest {
             release.countDown();
             cluster.close();
         }
+    }
+
+    private static void assertObserversToldOfTheTimeouts(RecordedEvents events) {
+        assertThat(events.storeFailures()).extracting(RateLimitStoreFailed::rule, RateLimitStoreFailed::keyHash,
+                RateLimitStoreFailed::cause, failure -> failure.decision().allowed()).containsExactly(
+                tuple("search", BucketKeys.hash("stuck"), Cause.TIMEOUT, true),
+                tuple("upload", BucketKeys.hash("stuck"), Cause.TIMEOUT, false),
+                tuple("search", BucketKeys.hash("k"), Cause.TIMEOUT, true));
+        assertThat(events.storeFailures()).allMatch(failure -> failure.decision().storeUnavailable());
+        // the one 429 among them is a denial too, as the policy made it
+        assertThat(events.denials()).singleElement().satisfies(denial -> {
+            assertThat(denial.rule()).isEqualTo("upload");
+            assertThat(denial.decision().storeUnavailable()).isTrue();
+            assertThat(denial.decision().retryAfterSeconds()).isEqualTo(1);
+        });
     }
 
     private static String keyOfPartition(HazelcastTestCluster cluster, int partition) {

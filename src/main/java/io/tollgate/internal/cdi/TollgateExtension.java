@@ -170,7 +170,8 @@ public class TollgateExtension implements Extension {
             store = openStore(config, beans);
             warmUp(store, config);
             HttpRequests httpRequests = httpRequests(beans);
-            Tollgate running = new Tollgate(config, store, resolvers, observer(config, beans), httpRequests,
+            DecisionObserver observer = DecisionObserver.both(metrics(config, beans), events(beans));
+            Tollgate running = new Tollgate(config, store, resolvers, observer, httpRequests,
                     new ContextRequestRecords(config, httpRequests, beans));
             for (AnnotatedType<?> type : annotatedTypes) {
                 for (AnnotatedMethod<?> method : type.getMethods()) {
@@ -194,7 +195,7 @@ public class TollgateExtension implements Extension {
      * @return Tollgate's metrics in the application's MicroProfile Metrics registry, where the server
      *         offers it (and {@code tollgate.metrics} is not {@code false})
      */
-    private static DecisionObserver observer(TollgateConfig config, BeanManager beans) {
+    private static DecisionObserver metrics(TollgateConfig config, BeanManager beans) {
         if (!config.metrics()) {
             return DecisionObserver.NONE;
         }
@@ -210,6 +211,16 @@ public class TollgateExtension implements Extension {
             return ((DecisionObserver.Factory) factory.get()).create(config.rules().values());
         } catch (RuntimeException | LinkageError e) {
             LOG.log(Level.WARNING, "Tollgate's metrics could not be registered; limiting goes on without them", e);
+            return DecisionObserver.NONE;
+        }
+    }
+
+    /** @return the events the application observes ({@code RateLimitDenied}, {@code RateLimitStoreFailed}) */
+    private static DecisionObserver events(BeanManager beans) {
+        try {
+            return CdiEvents.of(beans);
+        } catch (RuntimeException | LinkageError e) {
+            LOG.log(Level.WARNING, "Tollgate's events could not be set up; limiting goes on without them", e);
             return DecisionObserver.NONE;
         }
     }

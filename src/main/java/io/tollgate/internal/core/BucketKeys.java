@@ -28,12 +28,16 @@ public final class BucketKeys {
      */
     public static String of(String rule, String key) {
         if (key.length() > MAX_RAW_LENGTH || (!key.isEmpty() && key.charAt(0) == '#')) {
-            key = '#' + sha256(key);
+            key = '#' + hash(key);
         }
         return rule + ':' + key;
     }
 
-    private static String sha256(String key) {
+    /**
+     * @return the SHA-256 of {@code key} in base64url without padding, as a long key is stored: what names
+     *         a client outside Tollgate (its events) without giving its key away
+     */
+    public static String hash(String key) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(bytes(key));
             return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);

@@ -4,28 +4,59 @@ import io.tollgate.Decision;
 import io.tollgate.internal.config.RuleConfig;
 import java.util.Collection;
 
-/** Told of every decision a {@link Limiter} makes, for metrics. Called on the deciding thread: keep it cheap. */
+/**
+ * Told of every decision a {@link Limiter} makes, for metrics and the application's events. Called on the
+ * deciding thread: keep it cheap. The key it is given is the client's: it must never leave Tollgate unhashed.
+ */
 public interface DecisionObserver {
 
     /** Observes nothing. */
     DecisionObserver NONE = new DecisionObserver() {
         @Override
-        public void decided(RuleConfig rule, Decision decision, long nanos) {
+        public void decided(RuleConfig rule, String key, Decision decision, long nanos) {
         }
 
         @Override
-        public void storeFailed(RuleConfig rule, boolean timedOut) {
+        public void storeFailed(RuleConfig rule, String key, boolean timedOut, Decision decision) {
         }
     };
 
     /**
+     * @param key      the bucket key within the rule
      * @param decision what was decided, by the store or, when it failed, by the rule's policy
      * @param nanos    how long the decision took the caller
      */
-    void decided(RuleConfig rule, Decision decision, long nanos);
+    void decided(RuleConfig rule, String key, Decision decision, long nanos);
 
-    /** The store did not answer for {@code rule}: it timed out, or failed. */
-    void storeFailed(RuleConfig rule, boolean timedOut);
+    /**
+     * The store did not answer for {@code rule}: it timed out, or failed. Told before {@link #decided}.
+     *
+     * @param decision what the rule's policy answered instead
+     */
+    void storeFailed(RuleConfig rule, String key, boolean timedOut, Decision decision);
+
+    /** @return an observer that tells {@code first}, then {@code second} */
+    static DecisionObserver both(DecisionObserver first, DecisionObserver second) {
+        if (first == NONE) {
+            return second;
+        }
+        if (second == NONE) {
+            return first;
+        }
+        return new DecisionObserver() {
+            @Override
+            public void decided(RuleConfig rule, String key, Decision decision, long nanos) {
+                first.decided(rule, key, decision, nanos);
+                second.decided(rule, key, decision, nanos);
+            }
+
+            @Override
+            public void storeFailed(RuleConfig rule, String key, boolean timedOut, Decision decision) {
+                first.storeFailed(rule, key, timedOut, decision);
+                second.storeFailed(rule, key, timedOut, decision);
+            }
+        };
+    }
 
     /** Makes the observer of a set of rules. */
     interface Factory {

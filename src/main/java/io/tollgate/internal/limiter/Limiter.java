@@ -24,7 +24,6 @@ import java.util.logging.Logger;
 public final class Limiter {
 
     private static final Logger LOG = Logger.getLogger(Limiter.class.getName());
-    private static final long LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** The wait suggested to callers denied because the store is unavailable. */
     static final long STORE_FAILURE_RETRY_MICROS = 1_000_000;
 
@@ -33,9 +32,9 @@ public final class Limiter {
     private final RecentDenials recentDenials;
     private final long timeoutNanos;
     private final DecisionObserver observer;
-    private final ThrottledLog storeFailures = new ThrottledLog(LOG, Level.WARNING, LOG_INTERVAL_NANOS);
-    private final ThrottledLog shadowDenials = new ThrottledLog(LOG, Level.INFO, LOG_INTERVAL_NANOS);
-    private final ThrottledLog denials = new ThrottledLog(LOG, Level.FINE, LOG_INTERVAL_NANOS);
+    private final ThrottledLog storeFailures = ThrottledLog.of(LOG, Level.WARNING);
+    private final ThrottledLog shadowDenials = ThrottledLog.of(LOG, Level.INFO);
+    private final ThrottledLog denials = ThrottledLog.of(LOG, Level.FINE);
 
     public Limiter(BucketStore store, Duration timeout) {
         this(store, timeout, DecisionObserver.NONE);
@@ -60,16 +59,16 @@ public final class Limiter {
             Outcome outcome = store.acquire(storeKey, rule.bucket(), cost).toCompletableFuture().get(timeoutNanos, TimeUnit.NANOSECONDS);
             decision = decided(rule, cost, outcome);
         } catch (TimeoutException e) {
-            decision = storeFailed(rule, storeKey, cost, null);
+            decision = storeFailed(rule, key, storeKey, cost, null);
         } catch (ExecutionException e) {
-            decision = storeFailed(rule, storeKey, cost, e.getCause() != null ? e.getCause() : e);
+            decision = storeFailed(rule, key, storeKey, cost, e.getCause() != null ? e.getCause() : e);
         } catch (RuntimeException e) {
-            decision = storeFailed(rule, storeKey, cost, e);
+            decision = storeFailed(rule, key, storeKey, cost, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            decision = storeFailed(rule, storeKey, cost, e);
+            decision = storeFailed(rule, key, storeKey, cost, e);
         }
-        observer.decided(rule, decision, System.nanoTime() - start);
+        observer.decided(rule, key, decision, System.nanoTime() - start);
         return decision;
     }
 
@@ -82,15 +81,15 @@ public final class Limiter {
         try {
             store.acquire(storeKey, rule.bucket(), cost).whenComplete((outcome, failure) -> {
                 if (!result.isDone()) { // else the timeout answered already
-                    result.complete(failure == null ? decided(rule, cost, outcome) : storeFailed(rule, storeKey, cost, failure));
+                    result.complete(failure == null ? decided(rule, cost, outcome) : storeFailed(rule, key, storeKey, cost, failure));
                 }
             });
         } catch (RuntimeException e) {
-            result.complete(storeFailed(rule, storeKey, cost, e));
+            result.complete(storeFailed(rule, key, storeKey, cost, e));
         }
         return result.completeOnTimeout(null, timeoutNanos, TimeUnit.NANOSECONDS).thenApply(answer -> {
-            Decision decision = answer != null ? answer : storeFailed(rule, storeKey, cost, null);
-            observer.decided(rule, decision, System.nanoTime() - start);
+            Decision decision = answer != null ? answer : storeFailed(rule, key, storeKey, cost, null);
+            observer.decided(rule, key, decision, System.nanoTime() - start);
             return decision;
         });
     }
@@ -118,8 +117,7 @@ public final class Limiter {
      * denied moments ago is denied even under {@code allow}: it is hot, and a store slow under that
      * load is no reason to let its flood through.
      */
-    private Decision storeFailed(RuleConfig rule, String storeKey, long cost, Throwable cause) {
-        observer.storeFailed(rule, cause == null);
+    private Decision storeFailed(RuleConfig rule, String key, String storeKey, long cost, Throwable cause) {
         boolean hot = recentDenials.recentlyDenied(storeKey, cost);
         boolean allow = rule.onStoreFailure() == StoreFailurePolicy.ALLOW && !hot;
         if (storeFailures.due()) {
@@ -130,6 +128,8 @@ public final class Limiter {
                     + (hot ? ", and the key was denied moments ago" : "") + ")", cause);
         }
         Decision decision = Decisions.storeUnavailable(rule.name(), allow, cost, rule.bucket().burst(0), STORE_FAILURE_RETRY_MICROS);
-        return rule.mode() == Mode.SHADOW ? Decisions.shadow(decision) : decision;
+        Decision answer = rule.mode() == Mode.SHADOW ? Decisions.shadow(decision) : decision;
+        observer.storeFailed(rule, key, cause == null, answer);
+        return answer;
     }
 }

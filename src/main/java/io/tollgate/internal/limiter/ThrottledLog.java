@@ -1,5 +1,6 @@
 package io.tollgate.internal.limiter;
 
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
@@ -9,7 +10,10 @@ import java.util.logging.Logger;
  * A log line that is written at most once per interval, with the number of occurrences it stands
  * for, so a flood of denials or store failures cannot flood the log.
  */
-final class ThrottledLog {
+public final class ThrottledLog {
+
+    /** The interval of {@link #of}: the README promises one line of each kind per 10 s. */
+    private static final long INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final Logger logger;
     private final Level level;
@@ -20,6 +24,11 @@ final class ThrottledLog {
 
     ThrottledLog(Logger logger, Level level, long intervalNanos) {
         this(logger, level, intervalNanos, System::nanoTime);
+    }
+
+    /** @return a log of one line per 10 s at most to {@code logger}, at {@code level} */
+    public static ThrottledLog of(Logger logger, Level level) {
+        return new ThrottledLog(logger, level, INTERVAL_NANOS);
     }
 
     ThrottledLog(Logger logger, Level level, long intervalNanos, LongSupplier nanoTime) {
@@ -35,7 +44,7 @@ final class ThrottledLog {
      * @return whether a line is due for it: the caller then builds the message and passes it to
      *         {@link #write}; otherwise nothing is built (a line not written costs no string)
      */
-    boolean due() {
+    public boolean due() {
         if (!logger.isLoggable(level)) {
             return false;
         }
@@ -49,7 +58,7 @@ final class ThrottledLog {
     }
 
     /** Writes the line {@link #due()} said was due, with the number of occurrences since the last one. */
-    void write(String message, Throwable cause) {
+    public void write(String message, Throwable cause) {
         long others = suppressed.getAndSet(0);
         String text = others == 0 ? message : message + " (and " + others + " more since the last report)";
         if (cause == null) {

@@ -40,7 +40,7 @@ public final class MicroProfileMetrics implements DecisionObserver {
     }
 
     @Override
-    public void decided(RuleConfig rule, Decision decision, long nanos) {
+    public void decided(RuleConfig rule, String key, Decision decision, long nanos) {
         RuleMetrics metrics = rules.get(rule.name());
         if (metrics == null) {
             return;
@@ -56,7 +56,7 @@ public final class MicroProfileMetrics implements DecisionObserver {
     }
 
     @Override
-    public void storeFailed(RuleConfig rule, boolean timedOut) {
+    public void storeFailed(RuleConfig rule, String key, boolean timedOut, Decision decision) {
         RuleMetrics metrics = rules.get(rule.name());
         if (metrics != null) {
             (timedOut ? metrics.timeouts : metrics.errors).inc();

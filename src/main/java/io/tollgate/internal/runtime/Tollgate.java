@@ -45,7 +45,7 @@ public final class Tollgate implements AutoCloseable {
 
     /**
      * @param resolvers    the key resolvers the rules name, by class name
-     * @param observer     told of every decision (the metrics)
+     * @param observer     told of every decision (the metrics, the application's events)
      * @param httpRequests where the HTTP request being served comes from when JAX-RS did not hand it over
      * @param requests     where the record of each HTTP request is kept
      */

@@ -90,9 +90,10 @@ class LimiterTest {
         switchable.mode = Mode.HANG;
         limiter.check(enforced, "c", 1);
         limiter.checkAsync(enforced, "d", 1).get(10, TimeUnit.SECONDS);
-        // fail-open by default: each failure, reported as such, is then an allowed decision
-        assertThat(observer.events).containsExactly("r allowed", "r allowed", "r denied", "s allowed", "s shadow-denied",
-                "r error", "r allowed", "r timeout", "r allowed", "r timeout", "r allowed");
+        // fail-open by default: each failure, reported as such with the policy's answer, is then an allowed decision
+        assertThat(observer.events).containsExactly("r a allowed", "r a allowed", "r a denied", "s a allowed",
+                "s a shadow-denied", "r b error: allowed", "r b allowed", "r c timeout: allowed", "r c allowed",
+                "r d timeout: allowed", "r d allowed");
         assertThat(observer.nanos).hasSize(8).allMatch(n -> n >= 0);
     }
 
@@ -102,14 +103,18 @@ class LimiterTest {
         final List<Long> nanos = new CopyOnWriteArrayList<>();
 
         @Override
-        public void decided(RuleConfig rule, Decision decision, long nanos) {
-            events.add(rule.name() + (decision.shadowDenied() ? " shadow-denied" : decision.allowed() ? " allowed" : " denied"));
+        public void decided(RuleConfig rule, String key, Decision decision, long nanos) {
+            events.add(rule.name() + " " + key + " " + outcome(decision));
             this.nanos.add(nanos);
         }
 
         @Override
-        public void storeFailed(RuleConfig rule, boolean timedOut) {
-            events.add(rule.name() + (timedOut ? " timeout" : " error"));
+        public void storeFailed(RuleConfig rule, String key, boolean timedOut, Decision decision) {
+            events.add(rule.name() + " " + key + (timedOut ? " timeout: " : " error: ") + outcome(decision));
+        }
+
+        private static String outcome(Decision decision) {
+            return decision.shadowDenied() ? "shadow-denied" : decision.allowed() ? "allowed" : "denied";
         }
     }
 

@@ -1,0 +1,54 @@
+package io.tollgate.internal.cdi;
+
+import io.tollgate.Decision;
+import io.tollgate.RateLimitDenied;
+import io.tollgate.RateLimitStoreFailed;
+import io.tollgate.internal.config.RuleConfig;
+import io.tollgate.internal.core.BucketKeys;
+import io.tollgate.internal.limiter.DecisionObserver;
+import jakarta.enterprise.inject.spi.BeanManager;
+import java.time.Instant;
+
+/**
+ * Fires the application's events: a {@link RateLimitDenied} for each denial and shadow denial, a
+ * {@link RateLimitStoreFailed} for each decision the store did not answer. Allowed decisions cost a test;
+ * the key is hashed only for an event that is fired.
+ */
+final class CdiEvents implements DecisionObserver {
+
+    /** Events of the types, by which observers are found: only their classes matter. */
+    private static final Decision SAMPLE = Decision.builder("sample").allowed(false).build();
+
+    private final ObservedEvent<RateLimitDenied> denials;
+    private final ObservedEvent<RateLimitStoreFailed> storeFailures;
+
+    private CdiEvents(ObservedEvent<RateLimitDenied> denials, ObservedEvent<RateLimitStoreFailed> storeFailures) {
+        this.denials = denials;
+        this.storeFailures = storeFailures;
+    }
+
+    /** @return the events the application observes; {@link DecisionObserver#NONE} if it observes none */
+    static DecisionObserver of(BeanManager beans) {
+        ObservedEvent<RateLimitDenied> denials = ObservedEvent.of(beans, RateLimitDenied.class,
+                new RateLimitDenied(SAMPLE.rule(), "", SAMPLE, Instant.EPOCH));
+        ObservedEvent<RateLimitStoreFailed> storeFailures = ObservedEvent.of(beans, RateLimitStoreFailed.class,
+                new RateLimitStoreFailed(SAMPLE.rule(), "", RateLimitStoreFailed.Cause.ERROR, SAMPLE, Instant.EPOCH));
+        return denials.observed() || storeFailures.observed() ? new CdiEvents(denials, storeFailures) : DecisionObserver.NONE;
+    }
+
+    @Override
+    public void decided(RuleConfig rule, String key, Decision decision, long nanos) {
+        if ((decision.allowed() && !decision.shadowDenied()) || !denials.observed()) {
+            return;
+        }
+        denials.fire(new RateLimitDenied(rule.name(), BucketKeys.hash(key), decision, Instant.now()));
+    }
+
+    @Override
+    public void storeFailed(RuleConfig rule, String key, boolean timedOut, Decision decision) {
+        if (storeFailures.observed()) {
+            storeFailures.fire(new RateLimitStoreFailed(rule.name(), BucketKeys.hash(key),
+                    timedOut ? RateLimitStoreFailed.Cause.TIMEOUT : RateLimitStoreFailed.Cause.ERROR, decision, Instant.now()));
+        }
+    }
+}
