@@ -24,6 +24,7 @@ import java.util.logging.Logger;
 public final class Limiter {
 
     private static final Logger LOG = Logger.getLogger(Limiter.class.getName());
+    private static final Object TIMED_OUT = new Object();
     /** The wait suggested to callers denied because the store is unavailable. */
     static final long STORE_FAILURE_RETRY_MICROS = 1_000_000;
 
@@ -77,18 +78,16 @@ public final class Limiter {
         rule.bucket().checkCost(cost);
         long start = System.nanoTime();
         String storeKey = BucketKeys.of(rule.name(), key);
-        CompletableFuture<Decision> result = new CompletableFuture<>();
+        // the store's outcome or failure, or TIMED_OUT: whichever comes first is the one answer decided on
+        CompletableFuture<Object> answer = new CompletableFuture<>();
         try {
-            store.acquire(storeKey, rule.bucket(), cost).whenComplete((outcome, failure) -> {
-                if (!result.isDone()) { // else the timeout answered already
-                    result.complete(failure == null ? decided(rule, cost, outcome) : storeFailed(rule, key, storeKey, cost, failure));
-                }
-            });
+            store.acquire(storeKey, rule.bucket(), cost).whenComplete((outcome, failure) -> answer.complete(failure == null ? outcome : failure));
         } catch (RuntimeException e) {
-            result.complete(storeFailed(rule, key, storeKey, cost, e));
+            answer.complete(e);
         }
-        return result.completeOnTimeout(null, timeoutNanos, TimeUnit.NANOSECONDS).thenApply(answer -> {
-            Decision decision = answer != null ? answer : storeFailed(rule, key, storeKey, cost, null);
+        return answer.completeOnTimeout(TIMED_OUT, timeoutNanos, TimeUnit.NANOSECONDS).thenApply(first -> {
+            Decision decision = first instanceof Outcome outcome ? decided(rule, cost, outcome)
+                    : storeFailed(rule, key, storeKey, cost, first == TIMED_OUT ? null : (Throwable) first);
             observer.decided(rule, key, decision, System.nanoTime() - start);
             return decision;
         });

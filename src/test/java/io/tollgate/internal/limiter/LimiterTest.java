@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -97,6 +98,43 @@ class LimiterTest {
         assertThat(observer.nanos).hasSize(8).allMatch(n -> n >= 0);
     }
 
+    @Test
+    void aStoreFailureArrivingAsTheTimeoutPassesIsOneFailure() throws Exception {
+        CompletableFuture<Outcome> pending = new CompletableFuture<>();
+        switchable.pending = pending;
+        switchable.mode = Mode.PENDING;
+        CountDownLatch secondReport = new CountDownLatch(1);
+        List<String> failures = new CopyOnWriteArrayList<>();
+        DecisionObserver slow = new DecisionObserver() {
+            @Override
+            public void decided(RuleConfig rule, String key, Decision decision, long nanos) {
+            }
+
+            @Override
+            public void storeFailed(RuleConfig rule, String key, boolean timedOut, Decision decision) {
+                failures.add(timedOut ? "timeout" : "error");
+                if (failures.size() == 1) {
+                    // held while the 100 ms timeout passes: a limiter that also answers the timeout reports it now
+                    awaitQuietly(secondReport, 2);
+                } else {
+                    secondReport.countDown();
+                }
+            }
+        };
+        CompletableFuture<Decision> answer = new Limiter(store, Duration.ofMillis(100), slow).checkAsync(rule("deny"), "e", 1);
+        pending.completeExceptionally(new IllegalStateException("store down"));
+        assertThat(answer.get(10, TimeUnit.SECONDS).storeUnavailable()).isTrue();
+        assertThat(failures).containsExactly("error");
+    }
+
+    private static void awaitQuietly(CountDownLatch latch, int seconds) {
+        try {
+            latch.await(seconds, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Writes down what the limiter reports, in order. */
     private static final class RecordingObserver implements DecisionObserver {
         final List<String> events = new CopyOnWriteArrayList<>();
@@ -118,11 +156,12 @@ class LimiterTest {
         }
     }
 
-    private enum Mode { WORK, FAIL, HANG }
+    private enum Mode { WORK, FAIL, HANG, PENDING }
 
     private static final class SwitchableStore implements BucketStore {
         private final BucketStore store;
         volatile Mode mode = Mode.WORK;
+        volatile CompletableFuture<Outcome> pending;
 
         SwitchableStore(BucketStore store) {
             this.store = store;
@@ -135,6 +174,8 @@ class LimiterTest {
                     return CompletableFuture.failedFuture(new IllegalStateException("store down"));
                 case HANG:
                     return new CompletableFuture<>();
+                case PENDING:
+                    return pending;
                 default:
                     return store.acquire(key, bucket, cost);
             }
