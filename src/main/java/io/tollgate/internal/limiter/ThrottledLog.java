@@ -22,13 +22,9 @@ public final class ThrottledLog {
     private final AtomicLong nextAllowed = new AtomicLong(Long.MIN_VALUE);
     private final AtomicLong suppressed = new AtomicLong();
 
-    ThrottledLog(Logger logger, Level level, long intervalNanos) {
-        this(logger, level, intervalNanos, System::nanoTime);
-    }
-
     /** @return a log of one line per 10 s at most to {@code logger}, at {@code level} */
     public static ThrottledLog of(Logger logger, Level level) {
-        return new ThrottledLog(logger, level, INTERVAL_NANOS);
+        return new ThrottledLog(logger, level, INTERVAL_NANOS, System::nanoTime);
     }
 
     ThrottledLog(Logger logger, Level level, long intervalNanos, LongSupplier nanoTime) {
