@@ -70,16 +70,31 @@ class StoreFailureTest {
         assertThat(async.storeUnavailable()).isTrue();
     }
 
+    /**
+     * The application's observers are told of each failure as an error (not a timeout), with the policy's answer;
+     * a client still denied from before the store went is answered by the denial cache, which is no failure.
+     */
     @Test
     void aMemberThatIsGoneFailsOpenOrClosedAsConfigured() throws Exception {
         HazelcastTestCluster cluster = HazelcastTestCluster.start(1);
-        try (TestApp app = app().hazelcast(cluster.member(0)).start()) {
+        try (TestApp app = app().beans(RecordedEvents.class).hazelcast(cluster.member(0)).start()) {
             assertThat(app.get("search?q=before", "X-Client", "before").statusCode()).isEqualTo(200);
             assertThat(app.get("search?q=before", "X-Client", "before").statusCode()).isEqualTo(429);
             // that denial is remembered on this member: the same client stays denied while the store is gone
             cluster.close();
             assertThat(app.get("search?q=gone", "X-Client", "before").statusCode()).isEqualTo(429);
             assertFailureBehaviour(app);
+            assertThat(app.bean(RecordedEvents.class).storeFailures()).extracting(RateLimitStoreFailed::rule,
+                    RateLimitStoreFailed::keyHash, RateLimitStoreFailed::cause, failure -> failure.decision().allowed())
+                    .containsExactly(
+                            tuple("search", BucketKeys.hash("after-0"), Cause.ERROR, true),
+                            tuple("upload", BucketKeys.hash("after-0"), Cause.ERROR, false),
+                            tuple("search", BucketKeys.hash("after-1"), Cause.ERROR, true),
+                            tuple("upload", BucketKeys.hash("after-1"), Cause.ERROR, false),
+                            tuple("search", BucketKeys.hash("after-2"), Cause.ERROR, true),
+                            tuple("upload", BucketKeys.hash("after-2"), Cause.ERROR, false),
+                            tuple("search", BucketKeys.hash("k"), Cause.ERROR, true),
+                            tuple("upload", BucketKeys.hash("k"), Cause.ERROR, false));
         } finally {
             cluster.close();
         }
