@@ -1,6 +1,7 @@
 package io.tollgate.sample;
 
 import io.tollgate.RateLimitDenied;
+import io.tollgate.RateLimitStoreFailed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
@@ -14,8 +15,9 @@ import jakarta.ws.rs.core.MediaType;
 
 /**
  * {@code GET /api/denials/{rule}}: what {@link DenialCounter} observed of a rule, e.g.
- * {@code {"rule":"search","denied":2,"shadowDenied":0,"latest":{"keyHash":"…","shadow":false,"retryAfter":3600}}}
- * ({@code retryAfter} the decision's exact wait in seconds, rounded up). Not limited.
+ * {@code {"rule":"search","denied":2,"shadowDenied":0,"storeFailures":0,"latest":{"keyHash":"…","shadow":false,"retryAfter":3600}}}
+ * ({@code retryAfter} the decision's exact wait in seconds, rounded up), and after a store failure
+ * {@code "latestStoreFailure":{"keyHash":"…","cause":"ERROR","allowed":true}} (the policy's answer). Not limited.
  */
 @Path("denials")
 @RequestScoped
@@ -30,11 +32,17 @@ public class DenialsResource {
     public JsonObject denials(@PathParam("rule") String rule) {
         DenialCounter.RuleDenials denials = counter.of(rule);
         JsonObjectBuilder json = Json.createObjectBuilder().add("rule", rule)
-                .add("denied", denials.denied()).add("shadowDenied", denials.shadowDenied());
+                .add("denied", denials.denied()).add("shadowDenied", denials.shadowDenied())
+                .add("storeFailures", denials.storeFailures());
         RateLimitDenied latest = denials.latest();
         if (latest != null) {
             json.add("latest", Json.createObjectBuilder().add("keyHash", latest.keyHash()).add("shadow", latest.shadow())
                     .add("retryAfter", latest.decision().retryAfterSeconds()));
+        }
+        RateLimitStoreFailed failure = denials.latestStoreFailure();
+        if (failure != null) {
+            json.add("latestStoreFailure", Json.createObjectBuilder().add("keyHash", failure.keyHash())
+                    .add("cause", failure.cause().name()).add("allowed", failure.decision().allowed()));
         }
         return json.build();
     }

@@ -12,10 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import jakarta.json.JsonObject;
 import java.net.URL;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.Base64;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -46,14 +42,8 @@ class EventsIT {
         return json(response);
     }
 
-    /** SHA-256 of the key's UTF-8 in base64url without padding, as Tollgate's README gives it. */
-    private static String sha256(String key) throws NoSuchAlgorithmException {
-        byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
-    }
-
     @Test
-    void anObserverIsToldOfEach429WithTheHashedKeyAndTheRetryAfter() throws Exception {
+    void anObserverIsToldOfEach429WithTheHashedKeyAndTheRetryAfter() {
         String key = "key-" + UUID.randomUUID();
         long before = denials("search").getJsonNumber("denied").longValueExact();
         for (int i = 0; i < 3; i++) { // search: burst 3
@@ -68,7 +58,7 @@ class EventsIT {
             assertEquals(before + i, denials("search").getJsonNumber("denied").longValueExact(), "one event per 429");
         }
         JsonObject latest = denials("search").getJsonObject("latest");
-        assertEquals(sha256(key), latest.getString("keyHash"), latest.toString());
+        assertEquals(KeyHash.of(key), latest.getString("keyHash"), latest.toString());
         assertNotEquals(key, latest.getString("keyHash"));
         assertFalse(latest.getBoolean("shadow"), latest.toString());
         // the decision's exact wait (1 token an hour), which the Retry-After stretches by up to 50%
@@ -79,7 +69,7 @@ class EventsIT {
     }
 
     @Test
-    void aShadowRulesWouldBeDenialIsToldMarkedShadow() throws Exception {
+    void aShadowRulesWouldBeDenialIsToldMarkedShadow() {
         String key = "key-" + UUID.randomUUID();
         long before = denials("recommendations").getJsonNumber("shadowDenied").longValueExact();
         for (int i = 0; i < 2; i++) { // recommendations: burst 1, shadow mode
@@ -90,6 +80,6 @@ class EventsIT {
         assertEquals(before + 1, after.getJsonNumber("shadowDenied").longValueExact(), after.toString());
         assertEquals(0, after.getJsonNumber("denied").longValueExact(), after.toString());
         assertTrue(after.getJsonObject("latest").getBoolean("shadow"), after.toString());
-        assertEquals(sha256(key), after.getJsonObject("latest").getString("keyHash"), after.toString());
+        assertEquals(KeyHash.of(key), after.getJsonObject("latest").getString("keyHash"), after.toString());
     }
 }

@@ -8,6 +8,7 @@ import static io.tollgate.it.Http.json;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.json.JsonObject;
 import java.io.IOException;
@@ -17,6 +18,7 @@ import java.net.ServerSocket;
 import java.net.URL;
 import java.net.http.HttpResponse;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -30,6 +32,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * port of 127.0.0.1 where nothing listens; on Payara the Data Grid is skipped by a JNDI name that names
  * nothing). A rule with {@code on-store-failure=deny} answers 429 with {@code Retry-After: 1} and the problem
  * type of reduced capacity; one with the default ({@code allow}) lets the request through, advertising nothing.
+ * Either way the application's observer ({@code DenialCounter}, through {@code GET /api/denials/{rule}}) is told
+ * of the store failure, with the key's hash and the policy's answer.
  */
 @ExtendWith(ArquillianExtension.class)
 class StoreUnavailableIT {
@@ -49,9 +53,29 @@ class StoreUnavailableIT {
     @ArquillianResource
     URL base;
 
+    private JsonObject events(String rule) {
+        HttpResponse<String> response = get(base, "api/denials/" + rule);
+        assertEquals(200, response.statusCode(), describe(response));
+        return json(response);
+    }
+
+    /** The observer counted one more store failure of {@code rule}, the latest for {@code key}, answered as the policy says. */
+    private void assertOneMoreStoreFailure(String rule, long before, String key, boolean allowed) {
+        JsonObject after = events(rule);
+        assertEquals(before + 1, after.getJsonNumber("storeFailures").longValueExact(), after.toString());
+        JsonObject failure = after.getJsonObject("latestStoreFailure");
+        assertAll(
+                () -> assertEquals(KeyHash.of(key), failure.getString("keyHash"), failure.toString()),
+                () -> assertTrue(Set.of("ERROR", "TIMEOUT").contains(failure.getString("cause")), failure.toString()),
+                () -> assertEquals(allowed, failure.getBoolean("allowed"), failure.toString()));
+    }
+
     @Test
     void aRuleThatFailsClosedDeniesWithTheProblemOfReducedCapacity() {
-        HttpResponse<String> denied = get(base, "api/search?q=tea", "X-Api-Key", "key-" + UUID.randomUUID());
+        String key = "key-" + UUID.randomUUID();
+        long failuresBefore = events("search").getJsonNumber("storeFailures").longValueExact();
+        long denialsBefore = events("search").getJsonNumber("denied").longValueExact();
+        HttpResponse<String> denied = get(base, "api/search?q=tea", "X-Api-Key", key);
         assertEquals(429, denied.statusCode(), describe(denied));
         assertEquals("application/problem+json", contentType(denied).orElse(null), describe(denied));
         JsonObject problem = json(denied);
@@ -61,13 +85,18 @@ class StoreUnavailableIT {
                 () -> assertEquals("search", problem.getString("rule"), denied.body()),
                 () -> assertEquals("1", header(denied, "Retry-After"), describe(denied)),
                 () -> assertNull(header(denied, "RateLimit"), "a decision without the store is not advertised: " + describe(denied)));
+        assertOneMoreStoreFailure("search", failuresBefore, key, false);
+        assertEquals(denialsBefore + 1, events("search").getJsonNumber("denied").longValueExact(), "the policy's 429 is a denial too");
     }
 
     @Test
     void aRuleThatFailsOpenLetsTheRequestThrough() {
-        HttpResponse<String> ok = get(base, "api/items/1", "X-Api-Key", "key-" + UUID.randomUUID());
+        String key = "key-" + UUID.randomUUID();
+        long failuresBefore = events("items").getJsonNumber("storeFailures").longValueExact();
+        HttpResponse<String> ok = get(base, "api/items/1", "X-Api-Key", key);
         assertEquals(200, ok.statusCode(), describe(ok));
         assertNull(header(ok, "RateLimit"), "a decision without the store is not advertised: " + describe(ok));
+        assertOneMoreStoreFailure("items", failuresBefore, key, true);
     }
 
     private static int portWhereNothingListens() {
