@@ -56,6 +56,9 @@ public class TollgateExtension implements Extension {
     private static final Logger LOG = Logger.getLogger(TollgateExtension.class.getName());
     private static final String READINESS_CHECK = "io.tollgate.internal.health.StoreReadiness";
     private static final String METRICS_BINDING = "io.tollgate.internal.metrics.MetricsBinding";
+    private static final String METRICS_API = "org.eclipse.microprofile.metrics.MetricRegistry";
+    private static final String TELEMETRY_BINDING = "io.tollgate.internal.telemetry.TelemetryBinding";
+    private static final String TELEMETRY_API = "io.opentelemetry.api.OpenTelemetry";
     private static final String SERVLET_REQUESTS = "io.tollgate.internal.servlet.ServletHttpRequests";
 
     private final Map<String, RuleDefaults> annotations = new LinkedHashMap<>();
@@ -70,7 +73,10 @@ public class TollgateExtension implements Extension {
             optional(READINESS_CHECK, "org.eclipse.microprofile.health.HealthCheck").ifPresent(types::add);
         }
         if (enabled(GlobalProperties.METRICS.name())) {
-            optional(METRICS_BINDING, "org.eclipse.microprofile.metrics.MetricRegistry").ifPresent(types::add);
+            optional(METRICS_BINDING, METRICS_API).ifPresent(types::add);
+        }
+        if (enabled(GlobalProperties.TELEMETRY.name())) {
+            optional(TELEMETRY_BINDING, TELEMETRY_API).ifPresent(types::add);
         }
         for (Class<?> type : types) {
             event.addAnnotatedType(beans.createAnnotatedType(type), TollgateExtension.class.getName() + "." + type.getSimpleName());
@@ -170,7 +176,9 @@ public class TollgateExtension implements Extension {
             store = openStore(config, beans);
             warmUp(store, config);
             HttpRequests httpRequests = httpRequests(beans);
-            DecisionObserver observer = DecisionObserver.both(metrics(config, beans), events(beans));
+            DecisionObserver observer = DecisionObserver.both(DecisionObserver.both(
+                    bound(config.metrics(), METRICS_BINDING, METRICS_API, "MicroProfile Metrics", beans),
+                    bound(config.telemetry(), TELEMETRY_BINDING, TELEMETRY_API, "OpenTelemetry", beans)), events(beans));
             Tollgate running = new Tollgate(config, store, resolvers, observer, httpRequests,
                     new ContextRequestRecords(config, httpRequests, beans));
             for (AnnotatedType<?> type : annotatedTypes) {
@@ -192,25 +200,26 @@ public class TollgateExtension implements Extension {
     }
 
     /**
-     * @return Tollgate's metrics in the application's MicroProfile Metrics registry, where the server
-     *         offers it (and {@code tollgate.metrics} is not {@code false})
+     * @return Tollgate's metrics in the application's MicroProfile Metrics registry, or its instruments and span
+     *         attributes through OpenTelemetry: the observer the {@code binding} bean makes, where the server offers the
+     *         {@code api} (and the property that turns it on is not {@code false})
      */
-    private static DecisionObserver metrics(TollgateConfig config, BeanManager beans) {
-        if (!config.metrics()) {
+    private DecisionObserver bound(boolean on, String binding, String api, String what, BeanManager beans) {
+        if (!on) {
             return DecisionObserver.NONE;
         }
-        Optional<Class<?>> binding = optional(METRICS_BINDING, "org.eclipse.microprofile.metrics.MetricRegistry");
-        if (binding.isEmpty()) {
+        Optional<Class<?>> type = optional(binding, api);
+        if (type.isEmpty()) {
             return DecisionObserver.NONE;
         }
         try {
-            Instance<?> factory = beans.createInstance().select(binding.get());
+            Instance<?> factory = beans.createInstance().select(type.get());
             if (!factory.isResolvable()) {
                 return DecisionObserver.NONE;
             }
-            return ((DecisionObserver.Factory) factory.get()).create(config.rules().values());
+            return ((DecisionObserver.Factory) factory.get()).create(config);
         } catch (RuntimeException | LinkageError e) {
-            LOG.log(Level.WARNING, "Tollgate's metrics could not be registered; limiting goes on without them", e);
+            LOG.log(Level.WARNING, "Tollgate's " + what + " could not be set up; limiting goes on without them", e);
             return DecisionObserver.NONE;
         }
     }

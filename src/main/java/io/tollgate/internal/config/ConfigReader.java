@@ -57,7 +57,9 @@ public final class ConfigReader {
                 read(GlobalProperties.DENIAL_CACHE),
                 read(GlobalProperties.DENIAL_CACHE_MAX_ENTRIES),
                 read(GlobalProperties.METRICS),
-                read(GlobalProperties.HEALTH));
+                read(GlobalProperties.HEALTH),
+                read(GlobalProperties.TELEMETRY),
+                read(GlobalProperties.NEAR_LIMIT));
         problems.throwIfAny();
         return config;
     }

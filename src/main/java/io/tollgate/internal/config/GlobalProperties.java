@@ -28,6 +28,9 @@ public final class GlobalProperties {
             Parsers.integer(1, Integer.MAX_VALUE));
     /** Read by the CDI extension before the rest, to decide whether the metrics exist. */
     public static final Property<Boolean> METRICS = Property.of("tollgate.metrics", "true", Parsers.bool());
+    /** Read by the CDI extension before the rest, to decide whether the OpenTelemetry instruments exist. */
+    public static final Property<Boolean> TELEMETRY = Property.of("tollgate.telemetry", "true", Parsers.bool());
+    static final Property<Double> NEAR_LIMIT = Property.of("tollgate.near-limit", "0.1", Parsers.fraction("the burst"));
     /** Read by the CDI extension before the rest, to decide whether the readiness check exists. */
     public static final Property<Boolean> HEALTH = Property.of("tollgate.health", "true", Parsers.bool());
 
@@ -55,7 +58,8 @@ public final class GlobalProperties {
 
     /** Every one, in order. */
     public static final List<Property<?>> ALL = List.of(HEADERS, JITTER, TRUSTED_PROXIES, FORWARDED_HEADER, IPV6_PREFIX, STORE,
-            STORE_TIMEOUT, MEMORY_MAX_ENTRIES, DENIAL_CACHE, DENIAL_CACHE_MAX_ENTRIES, METRICS, HEALTH,
+            STORE_TIMEOUT, MEMORY_MAX_ENTRIES, DENIAL_CACHE, DENIAL_CACHE_MAX_ENTRIES, METRICS, TELEMETRY, NEAR_LIMIT,
+            HEALTH,
             HAZELCAST_MAP, HAZELCAST_MAX_ENTRIES, HAZELCAST_BACKUPS, HAZELCAST_JNDI, CLIENT_ADDRESSES, CLIENT_CONFIG, CLUSTER_NAME,
             MEMBER_CONFIG, INTERFACE, PORT, MEMBERS, SERIALIZATION, COALESCING);
 

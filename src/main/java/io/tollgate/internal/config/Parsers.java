@@ -76,6 +76,11 @@ final class Parsers {
 
     /** A number from 0 to 1: a fraction of the wait. */
     static Parser<Double> fraction() {
+        return fraction("the wait");
+    }
+
+    /** A number from 0 to 1: a fraction of {@code of}. */
+    static Parser<Double> fraction(String of) {
         return text -> {
             BigDecimal value;
             try {
@@ -84,7 +89,7 @@ final class Parsers {
                 throw new IllegalArgumentException("not a number between 0 and 1");
             }
             if (value.signum() < 0 || value.compareTo(BigDecimal.ONE) > 0) {
-                throw new IllegalArgumentException("must be between 0 and 1 (a fraction of the wait)");
+                throw new IllegalArgumentException("must be between 0 and 1 (a fraction of " + of + ")");
             }
             return value.doubleValue();
         };

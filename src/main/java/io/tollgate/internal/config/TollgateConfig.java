@@ -26,10 +26,13 @@ public final class TollgateConfig {
     private final int denialCacheMaxEntries;
     private final boolean metrics;
     private final boolean health;
+    private final boolean telemetry;
+    private final double nearLimit;
 
     TollgateConfig(Map<String, RuleConfig> rules, HeaderStyle headerStyle, double retryAfterJitter,
             TrustedProxies trustedProxies, int ipv6Prefix, StoreType storeType, Duration storeTimeout, int memoryMaxEntries,
-            HazelcastSettings hazelcast, boolean denialCache, int denialCacheMaxEntries, boolean metrics, boolean health) {
+            HazelcastSettings hazelcast, boolean denialCache, int denialCacheMaxEntries, boolean metrics, boolean health,
+            boolean telemetry, double nearLimit) {
         this.rules = Collections.unmodifiableMap(rules);
         List<RuleConfig> withPaths = new ArrayList<>();
         for (RuleConfig rule : rules.values()) {
@@ -50,11 +53,26 @@ public final class TollgateConfig {
         this.denialCacheMaxEntries = denialCacheMaxEntries;
         this.metrics = metrics;
         this.health = health;
+        this.telemetry = telemetry;
+        this.nearLimit = nearLimit;
     }
 
     /** @return whether decisions are counted in MicroProfile Metrics, where the server offers it */
     public boolean metrics() {
         return metrics;
+    }
+
+    /** @return whether decisions are recorded through OpenTelemetry, where the server offers MicroProfile Telemetry */
+    public boolean telemetry() {
+        return telemetry;
+    }
+
+    /**
+     * @return the fraction of the burst below which an allowed decision's remaining tokens count it as near the
+     *         limit (0 to 1; 0 counts none)
+     */
+    public double nearLimit() {
+        return nearLimit;
     }
 
     /** @return whether the store's readiness is reported to MicroProfile Health, where the server offers it */

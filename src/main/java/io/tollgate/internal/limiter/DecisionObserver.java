@@ -2,7 +2,7 @@ package io.tollgate.internal.limiter;
 
 import io.tollgate.Decision;
 import io.tollgate.internal.config.RuleConfig;
-import java.util.Collection;
+import io.tollgate.internal.config.TollgateConfig;
 
 /**
  * Told of every decision a {@link Limiter} makes, for metrics and the application's events. Called on the
@@ -58,8 +58,8 @@ public interface DecisionObserver {
         };
     }
 
-    /** Makes the observer of a set of rules. */
+    /** Makes the observer of a configuration's rules. */
     interface Factory {
-        DecisionObserver create(Collection<RuleConfig> rules);
+        DecisionObserver create(TollgateConfig config);
     }
 }

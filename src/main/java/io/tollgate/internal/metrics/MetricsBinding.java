@@ -1,11 +1,11 @@
 package io.tollgate.internal.metrics;
 
-import io.tollgate.internal.config.RuleConfig;
+import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.limiter.DecisionObserver;
+import io.tollgate.internal.limiter.NearLimit;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
-import java.util.Collection;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 
 /**
@@ -21,7 +21,9 @@ public class MetricsBinding implements DecisionObserver.Factory {
     Instance<MetricRegistry> registry;
 
     @Override
-    public DecisionObserver create(Collection<RuleConfig> rules) {
-        return registry.isResolvable() ? new MicroProfileMetrics(registry.get(), rules) : DecisionObserver.NONE;
+    public DecisionObserver create(TollgateConfig config) {
+        return registry.isResolvable()
+                ? new MicroProfileMetrics(registry.get(), config.rules().values(), new NearLimit(config.nearLimit()))
+                : DecisionObserver.NONE;
     }
 }

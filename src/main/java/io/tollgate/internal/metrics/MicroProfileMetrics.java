@@ -3,6 +3,7 @@ package io.tollgate.internal.metrics;
 import io.tollgate.Decision;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.limiter.DecisionObserver;
+import io.tollgate.internal.limiter.NearLimit;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -17,8 +18,8 @@ import org.eclipse.microprofile.metrics.Timer;
 /**
  * Tollgate's metrics in the application's MicroProfile Metrics registry, tagged with the rule:
  * {@code tollgate.decisions} by {@code outcome} (allowed, denied, shadow-denied),
- * {@code tollgate.store.failures} by {@code cause} (timeout, error) and the timer
- * {@code tollgate.decision.time}. Every metric exists from deployment on, so a rule that never
+ * {@code tollgate.store.failures} by {@code cause} (timeout, error), {@code tollgate.near.limit} (allowed
+ * decisions that left the bucket below {@code tollgate.near-limit}) and the timer {@code tollgate.decision.time}. Every metric exists from deployment on, so a rule that never
  * denied shows 0. Only loaded where the server offers MicroProfile Metrics.
  */
 public final class MicroProfileMetrics implements DecisionObserver {
@@ -28,12 +29,17 @@ public final class MicroProfileMetrics implements DecisionObserver {
     static final Metadata STORE_FAILURES = Metadata.builder().withName("tollgate.store.failures")
             .withDescription("Decisions the rate-limit store did not answer, by rule and cause (timeout, error); "
                     + "the rule's on-store-failure policy answered them").build();
+    static final Metadata NEAR_LIMIT = Metadata.builder().withName("tollgate.near.limit")
+            .withDescription("Allowed rate-limit decisions that left the bucket below tollgate.near-limit of its burst, by rule")
+            .build();
     static final Metadata DECISION_TIME = Metadata.builder().withName("tollgate.decision.time")
             .withDescription("How long rate-limit decisions took their callers, by rule").withUnit(MetricUnits.NANOSECONDS).build();
 
     private final Map<String, RuleMetrics> rules = new HashMap<>();
+    private final NearLimit nearLimit;
 
-    public MicroProfileMetrics(MetricRegistry registry, Collection<RuleConfig> rules) {
+    public MicroProfileMetrics(MetricRegistry registry, Collection<RuleConfig> rules, NearLimit nearLimit) {
+        this.nearLimit = nearLimit;
         for (RuleConfig rule : rules) {
             this.rules.put(rule.name(), new RuleMetrics(registry, new Tag("rule", rule.name())));
         }
@@ -49,6 +55,9 @@ public final class MicroProfileMetrics implements DecisionObserver {
             metrics.shadowDenied.inc();
         } else if (decision.allowed()) {
             metrics.allowed.inc();
+            if (nearLimit.test(decision)) {
+                metrics.nearLimit.inc();
+            }
         } else {
             metrics.denied.inc();
         }
@@ -69,6 +78,7 @@ public final class MicroProfileMetrics implements DecisionObserver {
         final Counter shadowDenied;
         final Counter timeouts;
         final Counter errors;
+        final Counter nearLimit;
         final Timer time;
 
         RuleMetrics(MetricRegistry registry, Tag rule) {
@@ -77,6 +87,7 @@ public final class MicroProfileMetrics implements DecisionObserver {
             shadowDenied = registry.counter(DECISIONS, rule, new Tag("outcome", "shadow-denied"));
             timeouts = registry.counter(STORE_FAILURES, rule, new Tag("cause", "timeout"));
             errors = registry.counter(STORE_FAILURES, rule, new Tag("cause", "error"));
+            nearLimit = registry.counter(NEAR_LIMIT, rule);
             time = registry.timer(DECISION_TIME, rule);
         }
     }

@@ -130,10 +130,25 @@ class GlobalPropertiesTest {
     }
 
     @Test
+    void openTelemetryIsOnUnlessSwitchedOffAndNearTheLimitIsATenthOfTheBurst() {
+        assertThat(read().telemetry()).isTrue();
+        assertThat(read("tollgate.telemetry", "false").telemetry()).isFalse();
+        assertThat(read().nearLimit()).isEqualTo(0.1);
+        assertThat(read("tollgate.near-limit", "0.25").nearLimit()).isEqualTo(0.25);
+        assertThat(read("tollgate.near-limit", "0").nearLimit()).isEqualTo(0.0);
+        assertThat(problems("tollgate.telemetry", "on", "tollgate.near-limit", "10%")).containsExactly(
+                "tollgate.telemetry = 'on': must be one of true, false",
+                "tollgate.near-limit = '10%': not a number between 0 and 1");
+        assertThat(problems("tollgate.near-limit", "1.5")).containsExactly(
+                "tollgate.near-limit = '1.5': must be between 0 and 1 (a fraction of the burst)");
+    }
+
+    @Test
     void refusesAnUnknownGlobalProperty() {
         String known = "unknown property; known ones are tollgate.rules.<name>.<attribute> and tollgate.headers, "
                 + "tollgate.retry-after.jitter, tollgate.trusted-proxies, tollgate.trusted-proxies.header, tollgate.key.ipv6-prefix, tollgate.store, tollgate.store.timeout, "
-                + "tollgate.memory.max-entries, tollgate.denial-cache, tollgate.denial-cache.max-entries, tollgate.metrics, tollgate.health, "
+                + "tollgate.memory.max-entries, tollgate.denial-cache, tollgate.denial-cache.max-entries, tollgate.metrics, tollgate.telemetry, "
+                + "tollgate.near-limit, tollgate.health, "
                 + "tollgate.hazelcast.map, tollgate.hazelcast.max-entries-per-member, "
                 + "tollgate.hazelcast.backup-count, tollgate.hazelcast.jndi-name, tollgate.hazelcast.client.addresses, "
                 + "tollgate.hazelcast.client.config, tollgate.hazelcast.cluster-name, tollgate.hazelcast.config, "
