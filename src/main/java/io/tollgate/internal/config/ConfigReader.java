@@ -57,7 +57,8 @@ public final class ConfigReader {
                 read(GlobalProperties.DENIAL_CACHE),
                 read(GlobalProperties.DENIAL_CACHE_MAX_ENTRIES),
                 read(GlobalProperties.METRICS),
-                read(GlobalProperties.HEALTH));
+                read(GlobalProperties.HEALTH),
+                admin());
         problems.throwIfAny();
         return config;
     }
@@ -124,6 +125,12 @@ public final class ConfigReader {
     private TrustedProxies trustedProxies() {
         TrustedProxies proxies = read(GlobalProperties.TRUSTED_PROXIES);
         return proxies.withHeader(read(GlobalProperties.FORWARDED_HEADER));
+    }
+
+    private AdminSettings admin() {
+        AdminSettings admin = new AdminSettings(read(GlobalProperties.ADMIN_ENABLED), read(GlobalProperties.ADMIN_ROLE));
+        ConfigChecks.adminHasRole(admin, problems);
+        return admin;
     }
 
     private HazelcastSettings hazelcast() {

@@ -26,10 +26,12 @@ public final class TollgateConfig {
     private final int denialCacheMaxEntries;
     private final boolean metrics;
     private final boolean health;
+    private final AdminSettings admin;
 
     TollgateConfig(Map<String, RuleConfig> rules, HeaderStyle headerStyle, double retryAfterJitter,
             TrustedProxies trustedProxies, int ipv6Prefix, StoreType storeType, Duration storeTimeout, int memoryMaxEntries,
-            HazelcastSettings hazelcast, boolean denialCache, int denialCacheMaxEntries, boolean metrics, boolean health) {
+            HazelcastSettings hazelcast, boolean denialCache, int denialCacheMaxEntries, boolean metrics, boolean health,
+            AdminSettings admin) {
         this.rules = Collections.unmodifiableMap(rules);
         List<RuleConfig> withPaths = new ArrayList<>();
         for (RuleConfig rule : rules.values()) {
@@ -50,6 +52,7 @@ public final class TollgateConfig {
         this.denialCacheMaxEntries = denialCacheMaxEntries;
         this.metrics = metrics;
         this.health = health;
+        this.admin = admin;
     }
 
     /** @return whether decisions are counted in MicroProfile Metrics, where the server offers it */
@@ -60,6 +63,11 @@ public final class TollgateConfig {
     /** @return whether the store's readiness is reported to MicroProfile Health, where the server offers it */
     public boolean health() {
         return health;
+    }
+
+    /** @return whether the admin resource answers, and to whom */
+    public AdminSettings admin() {
+        return admin;
     }
 
     /** @return whether recent denials are answered on this member without asking the store */
