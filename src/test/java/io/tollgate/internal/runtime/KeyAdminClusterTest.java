@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.BucketStatus;
+import io.tollgate.RateLimitAdmin;
+import io.tollgate.RateLimiter;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.core.Outcome;
@@ -13,6 +15,7 @@ import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.StoreStack;
 import io.tollgate.testing.HazelcastTestCluster;
 import io.tollgate.testing.SharedCluster;
+import io.tollgate.testing.TestApp;
 import io.tollgate.testing.TestRules;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -120,6 +123,22 @@ class KeyAdminClusterTest {
                 .hasMessage("key = null: a bucket key is a string (the empty one included)");
         assertThatThrownBy(() -> admins.get(1).inspect("nope", key)).isInstanceOf(IllegalArgumentException.class);
         assertThat(admins.get(2).inspect(RULE, key).limits().get(0).remaining()).isZero();
+    }
+
+    /** As deployed: the injected RateLimitAdmin over the store Tollgate opens on the application's member. */
+    @Test
+    void theInjectedAdminInspectsAndResetsOnTheDeployedStore() throws Exception {
+        String key = "key-" + UUID.randomUUID();
+        try (TestApp app = TestApp.builder().hazelcast(cluster.member(1)).property("tollgate.hazelcast.map", map)
+                .property("tollgate.rules.api.limits", "1/1h burst 5, 100/1d").start()) {
+            RateLimitAdmin admin = app.bean(RateLimitAdmin.class);
+            assertThat(app.bean(RateLimiter.class).tryAcquire(RULE, key, 5).allowed()).isTrue();
+            assertThat(app.bean(RateLimiter.class).tryAcquire(RULE, key, 1).allowed()).isFalse();
+            assertThat(admin.inspect(RULE, key).limits()).extracting(BucketStatus.LimitStatus::remaining).containsExactly(0L, 95L);
+            assertThat(admins.get(0).inspect(RULE, key).limits().get(0).remaining()).isZero(); // another member reads the same
+            assertThat(admin.reset(RULE, key).full()).isTrue();
+            assertThat(app.bean(RateLimiter.class).tryAcquire(RULE, key, 5).allowed()).isTrue();
+        }
     }
 
     private Outcome acquire(int member, String key, long cost) throws Exception {
