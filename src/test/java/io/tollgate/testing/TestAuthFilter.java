@@ -12,12 +12,16 @@ import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.ext.Provider;
 import java.security.Principal;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
  * The server's authentication, as a test stand-in: a bearer token is verified by SmallRye JWT and
  * becomes a {@link JsonWebToken} principal (what MicroProfile JWT does in Payara and Liberty); a
- * {@code X-Test-User} header becomes a plain principal (what container authentication does).
+ * {@code X-Test-User} header becomes a plain principal (what container authentication does), in the
+ * comma-separated roles of an {@code X-Test-Roles} header.
  */
 @Provider
 @PreMatching
@@ -30,6 +34,7 @@ public class TestAuthFilter implements ContainerRequestFilter {
     public void filter(ContainerRequestContext context) {
         String authorization = context.getHeaderString("Authorization");
         Principal principal;
+        Set<String> inRoles = new HashSet<>();
         if (authorization != null && authorization.startsWith("Bearer ")) {
             try {
                 if (parser == null) {
@@ -42,6 +47,10 @@ public class TestAuthFilter implements ContainerRequestFilter {
         } else if (context.getHeaderString("X-Test-User") != null) {
             String name = context.getHeaderString("X-Test-User");
             principal = () -> name;
+            String roles = context.getHeaderString("X-Test-Roles");
+            if (roles != null) {
+                inRoles.addAll(List.of(roles.split(",")));
+            }
         } else {
             return;
         }
@@ -54,7 +63,7 @@ public class TestAuthFilter implements ContainerRequestFilter {
 
             @Override
             public boolean isUserInRole(String role) {
-                return false;
+                return inRoles.contains(role);
             }
 
             @Override

@@ -68,7 +68,8 @@ public class TollgateExtension implements Extension {
     private volatile Tollgate tollgate;
 
     void registerBeans(@Observes BeforeBeanDiscovery event, BeanManager beans) {
-        List<Class<?>> types = new ArrayList<>(List.of(RateLimitInterceptor.class, RequestState.class, DefaultRateLimiter.class));
+        List<Class<?>> types = new ArrayList<>(List.of(RateLimitInterceptor.class, RequestState.class, DefaultRateLimiter.class,
+                DefaultRateLimitAdmin.class));
         if (enabled(GlobalProperties.HEALTH.name())) {
             optional(READINESS_CHECK, "org.eclipse.microprofile.health.HealthCheck").ifPresent(types::add);
         }

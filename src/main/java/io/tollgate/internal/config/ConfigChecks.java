@@ -143,6 +143,14 @@ final class ConfigChecks {
         }
     }
 
+    /** The admin resource answers only callers in a role, which must be named: there is no safe default. */
+    static void adminHasRole(AdminSettings admin, ConfigProblems problems) {
+        if (admin.enabled() && admin.role().isEmpty()) {
+            problems.missing(GlobalProperties.ADMIN_ROLE.name(), "the admin resource (" + GlobalProperties.ADMIN_ENABLED.name()
+                    + "=true) answers only authenticated callers in this role; name the role your operators have");
+        }
+    }
+
     private static String usedBy(RuleDefaults annotation) {
         return annotation.usedBy().isEmpty() ? "" : " (used by " + String.join(", ", annotation.usedBy()) + ")";
     }

@@ -59,7 +59,8 @@ public final class ConfigReader {
                 read(GlobalProperties.METRICS),
                 read(GlobalProperties.HEALTH),
                 read(GlobalProperties.TELEMETRY),
-                read(GlobalProperties.NEAR_LIMIT));
+                read(GlobalProperties.NEAR_LIMIT),
+                admin());
         problems.throwIfAny();
         return config;
     }
@@ -126,6 +127,12 @@ public final class ConfigReader {
     private TrustedProxies trustedProxies() {
         TrustedProxies proxies = read(GlobalProperties.TRUSTED_PROXIES);
         return proxies.withHeader(read(GlobalProperties.FORWARDED_HEADER));
+    }
+
+    private AdminSettings admin() {
+        AdminSettings admin = new AdminSettings(read(GlobalProperties.ADMIN_ENABLED), read(GlobalProperties.ADMIN_ROLE));
+        ConfigChecks.adminHasRole(admin, problems);
+        return admin;
     }
 
     private HazelcastSettings hazelcast() {

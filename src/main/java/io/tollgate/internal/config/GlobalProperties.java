@@ -55,13 +55,16 @@ public final class GlobalProperties {
             Parsers.choice(HazelcastSettings.Serialization.values()));
     static final Property<Boolean> COALESCING = Property.of("tollgate.hazelcast.coalescing",
             String.valueOf(StoreStack.DEFAULT.coalescing()), Parsers.bool());
+    static final Property<Boolean> ADMIN_ENABLED = Property.of("tollgate.admin.enabled", "false", Parsers.bool());
+    static final Property<Optional<String>> ADMIN_ROLE = Property.of("tollgate.admin.role", "", Parsers.optionalText());
 
     /** Every one, in order. */
     public static final List<Property<?>> ALL = List.of(HEADERS, JITTER, TRUSTED_PROXIES, FORWARDED_HEADER, IPV6_PREFIX, STORE,
             STORE_TIMEOUT, MEMORY_MAX_ENTRIES, DENIAL_CACHE, DENIAL_CACHE_MAX_ENTRIES, METRICS, TELEMETRY, NEAR_LIMIT,
             HEALTH,
             HAZELCAST_MAP, HAZELCAST_MAX_ENTRIES, HAZELCAST_BACKUPS, HAZELCAST_JNDI, CLIENT_ADDRESSES, CLIENT_CONFIG, CLUSTER_NAME,
-            MEMBER_CONFIG, INTERFACE, PORT, MEMBERS, SERIALIZATION, COALESCING);
+            MEMBER_CONFIG, INTERFACE, PORT, MEMBERS, SERIALIZATION, COALESCING,
+            ADMIN_ENABLED, ADMIN_ROLE);
 
     private GlobalProperties() {
     }

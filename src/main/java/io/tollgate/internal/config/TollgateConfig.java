@@ -28,11 +28,12 @@ public final class TollgateConfig {
     private final boolean health;
     private final boolean telemetry;
     private final double nearLimit;
+    private final AdminSettings admin;
 
     TollgateConfig(Map<String, RuleConfig> rules, HeaderStyle headerStyle, double retryAfterJitter,
             TrustedProxies trustedProxies, int ipv6Prefix, StoreType storeType, Duration storeTimeout, int memoryMaxEntries,
             HazelcastSettings hazelcast, boolean denialCache, int denialCacheMaxEntries, boolean metrics, boolean health,
-            boolean telemetry, double nearLimit) {
+            boolean telemetry, double nearLimit, AdminSettings admin) {
         this.rules = Collections.unmodifiableMap(rules);
         List<RuleConfig> withPaths = new ArrayList<>();
         for (RuleConfig rule : rules.values()) {
@@ -55,6 +56,7 @@ public final class TollgateConfig {
         this.health = health;
         this.telemetry = telemetry;
         this.nearLimit = nearLimit;
+        this.admin = admin;
     }
 
     /** @return whether decisions are counted in MicroProfile Metrics, where the server offers it */
@@ -78,6 +80,11 @@ public final class TollgateConfig {
     /** @return whether the store's readiness is reported to MicroProfile Health, where the server offers it */
     public boolean health() {
         return health;
+    }
+
+    /** @return whether the admin resource answers, and to whom */
+    public AdminSettings admin() {
+        return admin;
     }
 
     /** @return whether recent denials are answered on this member without asking the store */

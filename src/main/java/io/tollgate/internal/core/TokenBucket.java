@@ -190,29 +190,19 @@ public final class TokenBucket {
         checkState(state);
         int n = limitCount();
         long[] stored = state == null || BucketState.limitCount(state) == n ? state : carried(state);
-        boolean fresh = stored == null;
-        boolean restart = !fresh && tooFarAhead(BucketState.time(stored), now);
-        long last = fresh || restart ? now : BucketState.time(stored);
-        long ts = Math.max(last, now);
-        long elapsed = ts - last;
-        long ahead = ts - now; // > 0 only if this member's clock is behind the stored time
+        boolean restart = stored != null && tooFarAhead(BucketState.time(stored), now);
+        long[] next = refilled(stored, restart, now);
+        long ahead = BucketState.time(next) - now; // > 0 only if this member's clock is behind the stored time
 
-        long[] next = BucketState.create(n, ts);
         boolean enough = true;
         long retryAfter = 0;
         int waitIndex = 0;
         for (int i = 0; i < n; i++) {
-            long capacity = capacityUnits(i);
-            long refill = refillUnitsPerMicro(i);
-            long unitsPerToken = unitsPerToken(i);
-            long units = fresh ? capacity : restart ? 0
-                    : rescale(BucketState.units(stored, i), BucketState.unitsPerToken(stored, i), unitsPerToken, capacity);
-            units = refill(units, capacity, refill, elapsed);
-            BucketState.set(next, i, unitsPerToken, units);
-            long need = cost * unitsPerToken;
+            long units = BucketState.units(next, i);
+            long need = cost * unitsPerToken(i);
             if (units < need) {
                 enough = false;
-                long wait = ceilDiv(need - units, refill);
+                long wait = ceilDiv(need - units, refillUnitsPerMicro(i));
                 if (wait > retryAfter) {
                     retryAfter = wait;
                     waitIndex = i;
@@ -234,6 +224,48 @@ public final class TokenBucket {
                 enough ? 0 : retryAfter + ahead,
                 cost > 0 && (enough || restart) ? next : null, // a restart is written even on a denial, or it never ends
                 fullAfter + ahead);
+    }
+
+    /**
+     * Reads where each limit stands at {@code now}, as a request of cost 0 would find it; decides and
+     * changes nothing.
+     *
+     * @param state the stored state, or {@code null} for a full bucket; not modified
+     * @return one level per limit, in the rule's order
+     * @throws IllegalArgumentException for a malformed state ({@link #checkState})
+     */
+    public List<LimitLevel> levels(long[] state, long now) {
+        checkState(state);
+        long[] stored = state == null || BucketState.limitCount(state) == limitCount() ? state : carried(state);
+        long[] current = refilled(stored, stored != null && tooFarAhead(BucketState.time(stored), now), now);
+        long ahead = BucketState.time(current) - now;
+        LimitLevel[] levels = new LimitLevel[limitCount()];
+        for (int i = 0; i < levels.length; i++) {
+            long untilFull = untilFull(current, i);
+            levels[i] = new LimitLevel(BucketState.tokens(current, i), burst(i), untilFull == 0 ? 0 : untilFull + ahead);
+        }
+        return List.of(levels);
+    }
+
+    /**
+     * @param stored  a state of this rule's number of limits, or {@code null} for a full bucket
+     * @param restart whether the stored time is too far ahead to be waited for: the bucket restarts empty at {@code now}
+     * @return the state refilled up to {@code max(stored time, now)}, which it carries as its time
+     */
+    private long[] refilled(long[] stored, boolean restart, long now) {
+        boolean fresh = stored == null;
+        long last = fresh || restart ? now : BucketState.time(stored);
+        long ts = Math.max(last, now);
+        long elapsed = ts - last;
+        long[] next = BucketState.create(limitCount(), ts);
+        for (int i = 0; i < limitCount(); i++) {
+            long capacity = capacityUnits(i);
+            long unitsPerToken = unitsPerToken(i);
+            long units = fresh ? capacity : restart ? 0
+                    : rescale(BucketState.units(stored, i), BucketState.unitsPerToken(stored, i), unitsPerToken, capacity);
+            BucketState.set(next, i, unitsPerToken, refill(units, capacity, refillUnitsPerMicro(i), elapsed));
+        }
+        return next;
     }
 
     /**

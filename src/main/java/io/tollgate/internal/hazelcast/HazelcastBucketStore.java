@@ -1,25 +1,35 @@
 package io.tollgate.internal.hazelcast;
 
 import com.hazelcast.cluster.Member;
+import com.hazelcast.core.EntryView;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import com.hazelcast.topic.ITopic;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.store.BatchingBucketStore;
+import io.tollgate.internal.store.BucketReading;
 import io.tollgate.internal.store.CoalescingStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * Buckets in a Hazelcast IMap, decided by {@link BucketProcessor}: one round trip per decision,
  * atomic on the owning partition, on the owner's clock. Works with a member or a client instance.
  * Sends the wire version every data member reads ({@link WireVersions}); a client sends version 0.
+ *
+ * <p>A reset removes the key's entry and then publishes the key on the topic {@code <map>-resets}; every
+ * member's store (clients' too) that has made a call listens there from its first call on and has its layers
+ * forget the key (see {@link #listenForResets}). Nothing else is ever removed from the map by Tollgate, and
+ * the topic carries nothing else, so decisions pay nothing for it.
  */
 public final class HazelcastBucketStore implements BatchingBucketStore {
 
@@ -37,6 +47,8 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
     private final ClusterTime clusterTime;
     private final WireVersions wire;
     private volatile MapCalls calls;
+    /** What this member does with a key reset anywhere; {@code null} until the stack says. */
+    private volatile Consumer<String> forget;
 
     /**
      * @param hazelcast  a member or client; not shut down by this store
@@ -135,15 +147,50 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
                 });
     }
 
+    /**
+     * Reads the entry as the map holds it, on the entry's owner, without touching its access time (an
+     * entry view); the time is this member's clock (the system's on a client).
+     */
+    @Override
+    public BucketReading read(String key) {
+        EntryView<String, long[]> view = map().getEntryView(key);
+        Object value = view == null ? null : view.getValue();
+        if (value != null && !(value instanceof long[])) {
+            throw new IllegalStateException("a " + value.getClass().getName() + " where the bucket state of '" + key + "' belongs");
+        }
+        return new BucketReading((long[]) value, MemberClock.of(hazelcast.getLocalEndpoint() instanceof Member ? hazelcast : null).nowMicros());
+    }
+
+    /** Removes the entry, then tells every member to forget the key (the topic {@code <map>-resets}). */
+    @Override
+    public void reset(String key) {
+        MapCalls current = calls();
+        current.map().delete(key);
+        current.resets().publish(key);
+    }
+
+    @Override
+    public void listenForResets(Consumer<String> forget) {
+        this.forget = forget;
+    }
+
     /** @return the wire version this store sends now (for tests) */
     int wireVersion() {
         return wire.inUse();
     }
 
-    /** Ends this store's share of the wire version negotiation. */
+    /** Ends this store's share of the wire version negotiation, and stops listening for resets. */
     @Override
     public void close() {
         wire.close();
+        MapCalls current = calls;
+        if (current != null) {
+            try {
+                current.resets().removeMessageListener(current.listener());
+            } catch (RuntimeException e) {
+                // the instance is gone already, and the listener with it
+            }
+        }
     }
 
     /** @return the cluster time after which the owner must not apply the decision, or 0 */
@@ -187,17 +234,33 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
         return calls().entries();
     }
 
+    /**
+     * The map and the resets' topic, with this store listening there: from its first call on, before anything
+     * this member could remember of a key (a denial, a reserve) exists.
+     */
     private MapCalls calls() {
         MapCalls current = calls;
         if (current == null) {
-            IMap<String, long[]> map = hazelcast.getMap(mapName);
-            current = new MapCalls(map, EntryCalls.of(map));
-            calls = current;
+            synchronized (this) {
+                current = calls;
+                if (current == null) {
+                    IMap<String, long[]> map = hazelcast.getMap(mapName);
+                    ITopic<String> resets = hazelcast.getTopic(mapName + "-resets");
+                    UUID listener = resets.addMessageListener(message -> {
+                        Consumer<String> local = forget;
+                        if (local != null) {
+                            local.accept(message.getMessageObject());
+                        }
+                    });
+                    current = new MapCalls(map, EntryCalls.of(map), resets, listener);
+                    calls = current;
+                }
+            }
         }
         return current;
     }
 
-    /** A map and how to call its entries, published together. */
-    private record MapCalls(IMap<String, long[]> map, EntryCalls entries) {
+    /** A map, how to call its entries, and the topic of its resets, published together. */
+    private record MapCalls(IMap<String, long[]> map, EntryCalls entries, ITopic<String> resets, UUID listener) {
     }
 }

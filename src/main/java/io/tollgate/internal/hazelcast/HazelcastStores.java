@@ -25,6 +25,7 @@ import io.tollgate.internal.config.HazelcastSettings;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.store.BatchingBucketStore;
+import io.tollgate.internal.store.BucketReading;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -36,6 +37,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -353,6 +355,21 @@ public final class HazelcastStores {
         @Override
         public void warmUp(TokenBucket bucket) throws Exception {
             store.warmUp(bucket);
+        }
+
+        @Override
+        public BucketReading read(String key) {
+            return store.read(key);
+        }
+
+        @Override
+        public void reset(String key) {
+            store.reset(key);
+        }
+
+        @Override
+        public void listenForResets(Consumer<String> forget) {
+            store.listenForResets(forget);
         }
 
         @Override

@@ -36,6 +36,7 @@ public final class Tollgate implements AutoCloseable {
     private final RequestGate gate;
     private final HttpRequests httpRequests;
     private final RequestRecords requests;
+    private final KeyAdmin admin;
     /**
      * Per class, per method as callers name it, what applies. Held here, not in a {@code ClassValue}: a value
      * attached to a class the server loaded (a runtime's own resource) would keep this application's classes
@@ -56,6 +57,7 @@ public final class Tollgate implements AutoCloseable {
         this.httpRequests = httpRequests;
         this.requests = requests;
         this.limiter = new Limiter(store, config.storeTimeout(), observer);
+        this.admin = new KeyAdmin(config, store);
         this.gate = new RequestGate(limiter, name -> {
             RateLimitKeyResolver resolver = resolvers.get(name);
             if (resolver == null) {
@@ -75,6 +77,11 @@ public final class Tollgate implements AutoCloseable {
 
     public RequestGate gate() {
         return gate;
+    }
+
+    /** @return the operator's view: inspect and reset buckets, list the rules */
+    public KeyAdmin admin() {
+        return admin;
     }
 
     /** @return where the HTTP request being served comes from when JAX-RS did not hand it over */

@@ -3,6 +3,7 @@ package io.tollgate.internal.store;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 
 /**
  * Keeps bucket state and decides atomically: every call reads, decides and writes one bucket as
@@ -30,6 +31,46 @@ public interface BucketStore extends AutoCloseable {
      * @param bucket a rule's limits, to exercise the real decision path
      */
     default void warmUp(TokenBucket bucket) throws Exception {
+    }
+
+    /**
+     * Reads a bucket without deciding, charging or touching anything (not even its idle time). Blocks until
+     * the store answers.
+     *
+     * @throws UnsupportedOperationException from a store that cannot read (the default)
+     * @throws RuntimeException if the store fails
+     */
+    default BucketReading read(String key) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot read buckets");
+    }
+
+    /**
+     * Resets a bucket: the stored entry is removed, so the bucket is full again, and what every layer in
+     * front of a store remembers of the key here ({@link #forget}) goes too; a store shared by several
+     * members also has them forget the key ({@link #listenForResets}). Blocks until the store answers.
+     *
+     * @throws UnsupportedOperationException from a store that cannot reset (the default)
+     * @throws RuntimeException if the store fails
+     */
+    default void reset(String key) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot reset buckets");
+    }
+
+    /**
+     * Drops what this store, or a layer in front of it, remembers of {@code key} on this member alone (a
+     * cached denial, tokens reserved ahead): from now on the key's decisions are the owner's. The default
+     * remembers nothing.
+     */
+    default void forget(String key) {
+    }
+
+    /**
+     * Tells a store shared by several members where to report the keys reset by any of them, so that each
+     * member forgets them; a store of this JVM alone ignores it (the default).
+     *
+     * @param forget what this member must do with a reset key: the {@link #forget} of the whole stack
+     */
+    default void listenForResets(Consumer<String> forget) {
     }
 
     /** Releases what the store holds; the default does nothing. */

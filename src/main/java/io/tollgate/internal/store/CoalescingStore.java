@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -295,6 +296,35 @@ public final class CoalescingStore implements BucketStore {
         }
         waiting.subList(0, taken).clear();
         return batch;
+    }
+
+    @Override
+    public BucketReading read(String key) {
+        return store.read(key);
+    }
+
+    /** Drops the key's reserve here first, then resets it in the store. */
+    @Override
+    public void reset(String key) {
+        forget(key);
+        store.reset(key);
+    }
+
+    /** Drops what this member holds of the key's reserve: tokens taken from the bucket before it was reset. */
+    @Override
+    public void forget(String key) {
+        Lane lane = lanes.get(key);
+        if (lane != null) {
+            synchronized (lane) {
+                lane.reserve = 0;
+            }
+        }
+        store.forget(key);
+    }
+
+    @Override
+    public void listenForResets(Consumer<String> forget) {
+        store.listenForResets(forget);
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -85,6 +86,29 @@ public final class DenialCache implements BucketStore, RecentDenials {
     public boolean recentlyDenied(String key, long cost) {
         Denial denial = denials.get(key);
         return denial != null && cost >= denial.cost && nanoTime.getAsLong() - denial.untilNanos - HINT_NANOS < 0;
+    }
+
+    @Override
+    public BucketReading read(String key) {
+        return store.read(key);
+    }
+
+    /** Forgets the key's denial here first, then resets it in the store. */
+    @Override
+    public void reset(String key) {
+        forget(key);
+        store.reset(key);
+    }
+
+    @Override
+    public void forget(String key) {
+        denials.remove(key);
+        store.forget(key);
+    }
+
+    @Override
+    public void listenForResets(Consumer<String> forget) {
+        store.listenForResets(forget);
     }
 
     @Override

@@ -90,6 +90,20 @@ public final class InMemoryBucketStore implements BatchingBucketStore {
         return CompletableFuture.completedFuture(outcomes);
     }
 
+    /** Reads the bucket as it is, without marking it used. */
+    @Override
+    public BucketReading read(String key) {
+        Entry entry = buckets.get(key);
+        long now = clock.nowMicros();
+        return new BucketReading(entry != null && entry.expiresAt > now ? entry.state : null, now);
+    }
+
+    /** Removes the bucket: this store is this JVM's alone, so nothing else remembers it. */
+    @Override
+    public void reset(String key) {
+        buckets.remove(key);
+    }
+
     /** @return the number of buckets held, expired ones included until the next sweep */
     public int size() {
         return buckets.size();

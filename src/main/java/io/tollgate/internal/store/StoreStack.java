@@ -28,7 +28,9 @@ public record StoreStack(boolean coalescing, int denialCacheEntries) {
 
     /** @param nanoTime a monotonic clock in nanoseconds, for the denial cache's expiry and the coalescing's waits */
     public BucketStore over(BatchingBucketStore store, LongSupplier nanoTime) {
-        BucketStore stacked = coalescing ? new CoalescingStore(store, nanoTime) : store;
-        return denialCacheEntries > 0 ? new DenialCache(stacked, denialCacheEntries, nanoTime) : stacked;
+        BucketStore coalesced = coalescing ? new CoalescingStore(store, nanoTime) : store;
+        BucketStore stacked = denialCacheEntries > 0 ? new DenialCache(coalesced, denialCacheEntries, nanoTime) : coalesced;
+        store.listenForResets(stacked::forget); // a key reset by any member: this member's layers forget it
+        return stacked;
     }
 }

@@ -26,7 +26,8 @@ public final class BadConfiguration {
     public static final Map<String, String> FREE_TEXT = Map.of(
             "tollgate.hazelcast.map", "any IMap name; blank means the default",
             "tollgate.hazelcast.jndi-name", "any JNDI name; blank means none",
-            "tollgate.hazelcast.cluster-name", "any cluster name; blank means none (the embedded member's private default)");
+            "tollgate.hazelcast.cluster-name", "any cluster name; blank means none (the embedded member's private default)",
+            "tollgate.admin.role", "any role name; blank means none, which tollgate.admin.enabled=true refuses");
 
     /** One bad value, with the other properties that make the rest of the configuration valid. */
     public static final class Case {
@@ -106,6 +107,7 @@ public final class BadConfiguration {
         add(cases, "tollgate.hazelcast.members", none, "hz1:x", "a:1:2", "h:123456", "10.0.0.*", "10.0.0.1-3:5701");
         add(cases, "tollgate.hazelcast.serialization", none, "java", "kryo");
         add(cases, "tollgate.hazelcast.coalescing", none, "maybe", "on");
+        add(cases, "tollgate.admin.enabled", Map.of("tollgate.admin.role", "ops"), "yes", "1");
         return cases;
     }
 

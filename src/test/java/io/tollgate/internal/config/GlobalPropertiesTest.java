@@ -144,6 +144,19 @@ class GlobalPropertiesTest {
     }
 
     @Test
+    void theAdminResourceIsOffUnlessSwitchedOnAndThenNeedsARole() {
+        assertThat(read().admin()).isEqualTo(new AdminSettings(false, java.util.Optional.empty()));
+        assertThat(read("tollgate.admin.role", "ops").admin().enabled()).isFalse();
+        assertThat(read("tollgate.admin.enabled", "true", "tollgate.admin.role", " ops ").admin())
+                .isEqualTo(new AdminSettings(true, java.util.Optional.of("ops")));
+        assertThat(problems("tollgate.admin.enabled", "true")).containsExactly("tollgate.admin.role is not set: the admin resource "
+                + "(tollgate.admin.enabled=true) answers only authenticated callers in this role; name the role your operators have");
+        assertThat(problems("tollgate.admin.enabled", "true", "tollgate.admin.role", " ")).hasSize(1);
+        assertThat(problems("tollgate.admin.enabled", "on", "tollgate.admin.role", "ops"))
+                .containsExactly("tollgate.admin.enabled = 'on': must be one of true, false");
+    }
+
+    @Test
     void refusesAnUnknownGlobalProperty() {
         String known = "unknown property; known ones are tollgate.rules.<name>.<attribute> and tollgate.headers, "
                 + "tollgate.retry-after.jitter, tollgate.trusted-proxies, tollgate.trusted-proxies.header, tollgate.key.ipv6-prefix, tollgate.store, tollgate.store.timeout, "
@@ -153,7 +166,7 @@ class GlobalPropertiesTest {
                 + "tollgate.hazelcast.backup-count, tollgate.hazelcast.jndi-name, tollgate.hazelcast.client.addresses, "
                 + "tollgate.hazelcast.client.config, tollgate.hazelcast.cluster-name, tollgate.hazelcast.config, "
                 + "tollgate.hazelcast.interface, tollgate.hazelcast.port, tollgate.hazelcast.members, "
-                + "tollgate.hazelcast.serialization, tollgate.hazelcast.coalescing";
+                + "tollgate.hazelcast.serialization, tollgate.hazelcast.coalescing, tollgate.admin.enabled, tollgate.admin.role";
         assertThat(problems("tollgate.header", "legacy", "tollgate.hazelcast.backups", "2")).containsExactly(
                 "tollgate.header = 'legacy': " + known,
                 "tollgate.hazelcast.backups = '2': " + known);

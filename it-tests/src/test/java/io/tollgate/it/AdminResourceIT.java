@@ -1,0 +1,98 @@
+package io.tollgate.it;
+
+import static io.tollgate.it.Http.describe;
+import static io.tollgate.it.Http.get;
+import static io.tollgate.it.Http.header;
+import static io.tollgate.it.Http.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tollgate.it.admin.OperatorIdentityStore;
+import jakarta.json.JsonObject;
+import java.net.URL;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Map;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Tollgate's admin resource on a real server, switched on with the role {@code tollgate-admin} and the WAR's own
+ * authentication (Jakarta Security, HTTP Basic, {@link OperatorIdentityStore}): a caller outside the role is
+ * refused, an operator empties nothing but resets a client's bucket, which answers 200 again.
+ */
+@ExtendWith(ArquillianExtension.class)
+class AdminResourceIT {
+
+    private static final String ROLES = "<security-role><role-name>tollgate-admin</role-name></security-role>"
+            + "<security-role><role-name>users</role-name></security-role>";
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.war("admin", Deployments.contractConfig(Map.of("tollgate.admin.enabled", "true",
+                        "tollgate.admin.role", "tollgate-admin")))
+                .addClass(OperatorIdentityStore.class)
+                .addAsWebInfResource(new StringAsset("<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"6.0\">"
+                        + ROLES + "</web-app>"), "web.xml")
+                .addAsWebInfResource(new StringAsset("<payara-web-app><security-role-mapping><role-name>tollgate-admin</role-name>"
+                        + "<group-name>tollgate-admin</group-name></security-role-mapping><security-role-mapping>"
+                        + "<role-name>users</role-name><group-name>users</group-name></security-role-mapping></payara-web-app>"),
+                        "payara-web.xml");
+    }
+
+    @ArquillianResource
+    URL base;
+
+    private HttpResponse<String> admin(String path, String user, String key) {
+        HttpRequest.Builder request = Http.request(base, "api/tollgate/admin/" + path, "Authorization", "Basic "
+                + Base64.getEncoder().encodeToString((user + ":" + user + "-secret").getBytes(StandardCharsets.UTF_8)));
+        return Http.send(key == null ? request.GET()
+                : request.header("Content-Type", "text/plain; charset=UTF-8").POST(HttpRequest.BodyPublishers.ofString(key)));
+    }
+
+    @Test
+    void refusesCallersOutsideTheRole() {
+        HttpResponse<String> anonymous = get(base, "api/tollgate/admin/rules");
+        assertEquals(401, anonymous.statusCode(), describe(anonymous));
+        HttpResponse<String> user = admin("rules/search/reset", "user", "some-key");
+        assertEquals(403, user.statusCode(), describe(user));
+        assertEquals("application/problem+json", header(user, "Content-Type").split(";")[0], describe(user));
+        assertEquals(403, json(user).getInt("status"), describe(user));
+    }
+
+    @Test
+    void anOperatorResetsAnEmptiedKey() {
+        String key = "key/" + UUID.randomUUID(); // a slash, which the body carries as it is
+        for (int i = 0; i < 3; i++) { // search: burst 3, one token an hour
+            HttpResponse<String> ok = get(base, "api/search?q=tea", "X-Api-Key", key);
+            assertEquals(200, ok.statusCode(), describe(ok));
+        }
+        HttpResponse<String> denied = get(base, "api/search?q=tea", "X-Api-Key", key);
+        assertEquals(429, denied.statusCode(), describe(denied));
+
+        HttpResponse<String> inspected = admin("rules/search/inspect", "ops", key);
+        assertEquals(200, inspected.statusCode(), describe(inspected));
+        JsonObject bucket = json(inspected);
+        assertEquals(0, bucket.getJsonArray("limits").getJsonObject(0).getInt("remaining"), bucket.toString());
+        assertFalse(inspected.body().contains(key), "the answer names the key by its hash only");
+
+        HttpResponse<String> reset = admin("rules/search/reset", "ops", key);
+        assertEquals(200, reset.statusCode(), describe(reset));
+        assertTrue(json(reset).getBoolean("full"), reset.body());
+        HttpResponse<String> again = get(base, "api/search?q=tea", "X-Api-Key", key);
+        assertEquals(200, again.statusCode(), describe(again));
+
+        HttpResponse<String> rules = admin("rules", "ops", null);
+        assertEquals(200, rules.statusCode(), describe(rules));
+        assertTrue(rules.body().contains("\"name\":\"search\""), rules.body());
+    }
+}

@@ -1,0 +1,51 @@
+package io.tollgate;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One client's bucket of one rule, as {@link RateLimitAdmin} read it. Immutable.
+ *
+ * <p>A later version reports a temporary ban of the key here as well, as a component of its own; today a bucket
+ * carries its limits only.
+ *
+ * @param rule      the rule's name
+ * @param keyHash   the SHA-256 of the key (its UTF-8) in base64url without padding, as events name it: never the key
+ * @param limits    per limit of the rule, in configuration order, what is left; empty when the store did not answer
+ * @param fromStore {@code true} if the store answered (a bucket it does not hold is full); {@code false} if it
+ *                  failed or timed out, and nothing is known
+ */
+public record BucketStatus(String rule, String keyHash, List<LimitStatus> limits, boolean fromStore) {
+
+    /** @throws NullPointerException if a component is {@code null} */
+    public BucketStatus {
+        Objects.requireNonNull(rule, "rule");
+        Objects.requireNonNull(keyHash, "keyHash");
+        limits = List.copyOf(limits);
+    }
+
+    /** @return {@code true} if the store answered and every limit is full */
+    public boolean full() {
+        return fromStore && limits.stream().allMatch(limit -> limit.remaining() == limit.limit());
+    }
+
+    /**
+     * Where one limit of a bucket stands.
+     *
+     * @param remaining whole tokens left
+     * @param limit     the limit's capacity (burst)
+     * @param untilFull the time until it is full again; zero when full
+     */
+    public record LimitStatus(long remaining, long limit, Duration untilFull) {
+
+        /** @throws IllegalArgumentException if a number is negative */
+        public LimitStatus {
+            Objects.requireNonNull(untilFull, "untilFull");
+            if (remaining < 0 || limit < 0 || untilFull.isNegative()) {
+                throw new IllegalArgumentException("a limit's numbers are never negative: remaining " + remaining + ", limit "
+                        + limit + ", untilFull " + untilFull);
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.tollgate;
+
+import java.util.List;
+
+/**
+ * The operator's view of the limiter: inspect a client's bucket, reset it, list the rules as they run. Inject it
+ * with {@code @Inject RateLimitAdmin}.
+ *
+ * <pre>{@code
+ * BucketStatus status = admin.inspect("search", "203.0.113.7");
+ * if (status.limits().get(0).remaining() == 0) {
+ *     admin.reset("search", "203.0.113.7");
+ * }
+ * }</pre>
+ *
+ * The operator passes a key in clear (they know it); answers name it only by its hash
+ * ({@link BucketStatus#keyHash()}, as events do). Nothing here charges a token.
+ */
+public interface RateLimitAdmin {
+
+    /** @return every configured rule, in name order, as it runs now */
+    List<RuleDescription> rules();
+
+    /**
+     * Reads the bucket {@code key} of {@code rule} without charging or changing anything; a bucket the store does
+     * not hold is full. Blocks until the store answers or fails (Hazelcast gives up after its operation timeout).
+     *
+     * @param rule a configured rule name
+     * @param key  the bucket within the rule, as the rule builds it (the client address, the API key...)
+     * @return per limit what is left; when the store failed, {@link BucketStatus#fromStore()} is {@code false}
+     *         and no limits are reported
+     * @throws IllegalArgumentException for an unknown rule or a {@code null} key
+     */
+    BucketStatus inspect(String rule, String key);
+
+    /**
+     * Resets the bucket {@code key} of {@code rule}: its stored entry is removed, so it is full again on every
+     * member, and each member drops what it remembers of the key (cached denials, tokens reserved ahead) as
+     * soon as it hears of the reset (within moments, through the store).
+     *
+     * @return the bucket as it is after the reset
+     * @throws IllegalArgumentException for an unknown rule or a {@code null} key; nothing is changed
+     * @throws IllegalStateException    if the store failed (the reset may then still have taken effect)
+     */
+    BucketStatus reset(String rule, String key);
+}

@@ -1,0 +1,49 @@
+package io.tollgate;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A configured rule as it runs, as {@link RateLimitAdmin#rules()} lists it: the configuration's attributes in
+ * their configuration syntax. Immutable.
+ *
+ * @param name           the rule's name
+ * @param limits         its limits, in configuration order
+ * @param key            whose bucket ({@code ip}, {@code header:X-Api-Key, path}...)
+ * @param cost           tokens per request: a number, or {@code header:<name>} / {@code query:<name>}
+ * @param match          the conditions a request must meet; empty for every request
+ * @param paths          the path globs the rule applies to without an annotation; empty if none
+ * @param mode           {@code enforce} or {@code shadow}
+ * @param onStoreFailure {@code allow} or {@code deny}
+ */
+public record RuleDescription(String name, List<Limit> limits, String key, String cost, String match, List<String> paths,
+        String mode, String onStoreFailure) {
+
+    /** @throws NullPointerException if a component is {@code null} */
+    public RuleDescription {
+        Objects.requireNonNull(name, "name");
+        limits = List.copyOf(limits);
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(cost, "cost");
+        Objects.requireNonNull(match, "match");
+        paths = List.copyOf(paths);
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(onStoreFailure, "onStoreFailure");
+    }
+
+    /**
+     * One limit: {@code tokens} added every {@code period}, at most {@code burst} held.
+     *
+     * @param tokens tokens refilled per period
+     * @param period the refill period
+     * @param burst  the capacity
+     */
+    public record Limit(long tokens, Duration period, long burst) {
+
+        /** @throws NullPointerException if {@code period} is {@code null} */
+        public Limit {
+            Objects.requireNonNull(period, "period");
+        }
+    }
+}

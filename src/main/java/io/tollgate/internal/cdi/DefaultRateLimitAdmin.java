@@ -1,0 +1,31 @@
+package io.tollgate.internal.cdi;
+
+import io.tollgate.BucketStatus;
+import io.tollgate.RateLimitAdmin;
+import io.tollgate.RuleDescription;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.List;
+
+/** The injectable {@link RateLimitAdmin}. */
+@ApplicationScoped
+public class DefaultRateLimitAdmin implements RateLimitAdmin {
+
+    @Inject
+    TollgateExtension extension;
+
+    @Override
+    public List<RuleDescription> rules() {
+        return extension.tollgate().admin().rules();
+    }
+
+    @Override
+    public BucketStatus inspect(String rule, String key) {
+        return extension.tollgate().admin().inspect(rule, key);
+    }
+
+    @Override
+    public BucketStatus reset(String rule, String key) {
+        return extension.tollgate().admin().reset(rule, key);
+    }
+}

@@ -1,0 +1,90 @@
+package io.tollgate.internal.jaxrs;
+
+import io.tollgate.BucketStatus;
+import io.tollgate.internal.config.AdminSettings;
+import io.tollgate.internal.http.AdminBodies;
+import io.tollgate.internal.http.ProblemBodies;
+import io.tollgate.internal.runtime.Tollgate;
+import jakarta.enterprise.inject.spi.CDI;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import java.util.function.Function;
+
+/**
+ * The admin resource, {@code tollgate/admin} within the application's JAX-RS path: the rules, and a client's bucket
+ * of a rule to inspect or reset. The key is the request's body ({@code text/plain}, UTF-8), so that it stays out of
+ * URLs and access logs and needs no escaping; answers name it by its hash only. Found by the server's scan of the
+ * application, like {@link RateLimitFeature}. Off ({@code tollgate.admin.enabled=false}, the default) every path
+ * answers 404 as if it did not exist; on, only an authenticated caller in {@code tollgate.admin.role} is answered:
+ * 401 without a caller, 403 outside the role.
+ */
+@Path("tollgate/admin")
+public class RateLimitAdminResource {
+
+    private static final String JSON = MediaType.APPLICATION_JSON;
+
+    @Context
+    SecurityContext security;
+
+    /** @return every rule as it runs */
+    @GET
+    @Path("rules")
+    public Response rules() {
+        return answer(tollgate -> Response.ok(AdminBodies.rules(tollgate.admin().rules()), JSON).build());
+    }
+
+    /** @return the bucket of the key (the body) of the rule, read without charging anything */
+    @POST
+    @Path("rules/{rule}/inspect")
+    @Consumes(MediaType.WILDCARD)
+    public Response inspect(@PathParam("rule") String rule, String key) {
+        return answer(tollgate -> bucket(tollgate.admin().inspect(rule, key == null ? "" : key)));
+    }
+
+    /** @return the bucket of the key (the body) of the rule after it was reset: full */
+    @POST
+    @Path("rules/{rule}/reset")
+    @Consumes(MediaType.WILDCARD)
+    public Response reset(@PathParam("rule") String rule, String key) {
+        return answer(tollgate -> bucket(tollgate.admin().reset(rule, key == null ? "" : key)));
+    }
+
+    private Response answer(Function<Tollgate, Response> call) {
+        Tollgate tollgate = CDI.current().select(Tollgate.class).get();
+        AdminSettings admin = tollgate.config().admin();
+        if (!admin.enabled()) {
+            throw new NotFoundException();
+        }
+        if (security == null || security.getUserPrincipal() == null) {
+            return problem(Response.Status.UNAUTHORIZED, "the Tollgate admin resource answers authenticated callers only");
+        }
+        if (!security.isUserInRole(admin.role().orElseThrow())) {
+            return problem(Response.Status.FORBIDDEN, "the Tollgate admin resource answers callers in its role only");
+        }
+        try {
+            return call.apply(tollgate);
+        } catch (IllegalArgumentException e) {
+            return problem(Response.Status.NOT_FOUND, e.getMessage());
+        } catch (IllegalStateException e) {
+            return problem(Response.Status.SERVICE_UNAVAILABLE, e.getMessage());
+        }
+    }
+
+    private static Response bucket(BucketStatus status) {
+        return Response.status(status.fromStore() ? Response.Status.OK : Response.Status.SERVICE_UNAVAILABLE)
+                .type(JSON).entity(AdminBodies.bucket(status)).build();
+    }
+
+    private static Response problem(Response.Status status, String detail) {
+        return Response.status(status).type(ProblemBodies.MEDIA_TYPE)
+                .entity(AdminBodies.problem(status.getStatusCode(), status.getReasonPhrase(), detail)).build();
+    }
+}

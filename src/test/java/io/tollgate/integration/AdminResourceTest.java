@@ -1,0 +1,90 @@
+package io.tollgate.integration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tollgate.app.SearchResource;
+import io.tollgate.internal.core.BucketKeys;
+import io.tollgate.testing.TestApp;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The admin resource on the in-JVM Jakarta EE stack: off by default, on only for callers in its role. */
+class AdminResourceTest {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final String OPERATOR = "X-Test-User";
+
+    @Test
+    void offByDefaultItDoesNotExist() throws Exception {
+        try (TestApp app = app().start()) {
+            assertThat(app.get("tollgate/admin/rules", OPERATOR, "ops", "X-Test-Roles", "tollgate-admin").statusCode()).isEqualTo(404);
+            assertThat(post(app, "tollgate/admin/rules/search/reset", "10.0.0.1", "tollgate-admin").statusCode()).isEqualTo(404);
+        }
+    }
+
+    @Test
+    void onWithoutARoleTheDeploymentFailsNamingTheProperty() {
+        assertThatThrownBy(() -> app().property("tollgate.admin.enabled", "true").start().close())
+                .hasMessageContaining("tollgate.admin.role is not set: the admin resource (tollgate.admin.enabled=true) answers "
+                        + "only authenticated callers in this role; name the role your operators have");
+        assertThatThrownBy(() -> app().property("tollgate.admin.enabled", "yes").start().close())
+                .hasMessageContaining("tollgate.admin.enabled = 'yes'");
+    }
+
+    @Test
+    void onItAnswersOnlyCallersInTheRole() throws Exception {
+        try (TestApp app = app().property("tollgate.admin.enabled", "true").property("tollgate.admin.role", "tollgate-admin").start()) {
+            HttpResponse<String> anonymous = app.get("tollgate/admin/rules");
+            assertThat(anonymous.statusCode()).isEqualTo(401);
+            assertThat(anonymous.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            assertThat(anonymous.body()).isEqualTo("{\"type\":\"about:blank\",\"title\":\"Unauthorized\",\"status\":401,"
+                    + "\"detail\":\"the Tollgate admin resource answers authenticated callers only\"}");
+            HttpResponse<String> outsider = post(app, "tollgate/admin/rules/search/reset", "10.0.0.1", "users");
+            assertThat(outsider.statusCode()).isEqualTo(403);
+            assertThat(outsider.body()).contains("\"status\":403", "callers in its role only");
+
+            assertThat(app.get("tollgate/admin/rules", OPERATOR, "ops", "X-Test-Roles", "tollgate-admin").body())
+                    .isEqualTo("[{\"name\":\"search\",\"limits\":[{\"tokens\":1,\"period\":\"PT1H\",\"burst\":2}],"
+                            + "\"key\":\"header:X-Api-Key\",\"cost\":\"1\",\"match\":\"\",\"paths\":[],\"mode\":\"enforce\","
+                            + "\"onStoreFailure\":\"allow\"}]");
+
+            String key = "client/with slashes?&=%2F";
+            String hash = BucketKeys.hash(key);
+            assertThat(app.get("search?q=a", "X-Api-Key", key).statusCode()).isEqualTo(200);
+            assertThat(app.get("search?q=a", "X-Api-Key", key).statusCode()).isEqualTo(200);
+            assertThat(app.get("search?q=a", "X-Api-Key", key).statusCode()).isEqualTo(429);
+            HttpResponse<String> inspected = post(app, "tollgate/admin/rules/search/inspect", key, "tollgate-admin");
+            assertThat(inspected.statusCode()).isEqualTo(200);
+            assertThat(inspected.body()).startsWith("{\"rule\":\"search\",\"keyHash\":\"" + hash
+                    + "\",\"fromStore\":true,\"full\":false,\"limits\":[{\"remaining\":0,\"limit\":2,\"untilFullSeconds\":").doesNotContain(key);
+            HttpResponse<String> reset = post(app, "tollgate/admin/rules/search/reset", key, "tollgate-admin");
+            assertThat(reset.statusCode()).isEqualTo(200);
+            assertThat(reset.body()).isEqualTo("{\"rule\":\"search\",\"keyHash\":\"" + hash
+                    + "\",\"fromStore\":true,\"full\":true,\"limits\":[{\"remaining\":2,\"limit\":2,\"untilFullSeconds\":0}]}");
+            assertThat(app.get("search?q=a", "X-Api-Key", key).statusCode()).isEqualTo(200);
+
+            HttpResponse<String> unknown = post(app, "tollgate/admin/rules/nope/reset", key, "tollgate-admin");
+            assertThat(unknown.statusCode()).isEqualTo(404);
+            assertThat(unknown.body()).contains("rule = 'nope': no such rule; configured rules are [search]");
+        }
+    }
+
+    private static TestApp.Builder app() {
+        return TestApp.builder().beans(SearchResource.class)
+                .property("tollgate.store", "memory")
+                .property("tollgate.rules.search.rate", "1/1h")
+                .property("tollgate.rules.search.burst", "2")
+                .property("tollgate.rules.search.key", "header:X-Api-Key");
+    }
+
+    private static HttpResponse<String> post(TestApp app, String path, String key, String roles) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(app.base().resolve(path)).timeout(Duration.ofSeconds(30))
+                .header(OPERATOR, "ops").header("X-Test-Roles", roles).header("Content-Type", "text/plain; charset=UTF-8")
+                .POST(HttpRequest.BodyPublishers.ofString(key)).build();
+        return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+}

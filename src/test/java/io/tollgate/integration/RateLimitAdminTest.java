@@ -1,0 +1,65 @@
+package io.tollgate.integration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tollgate.BucketStatus;
+import io.tollgate.RateLimitAdmin;
+import io.tollgate.RateLimiter;
+import io.tollgate.RuleDescription;
+import io.tollgate.internal.core.BucketKeys;
+import io.tollgate.testing.TestApp;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The injectable {@link RateLimitAdmin} with the in-memory store: inspect, reset, the rules as configured. */
+class RateLimitAdminTest {
+
+    @Test
+    void inspectsResetsAndListsTheRulesAsConfigured() throws Exception {
+        try (TestApp app = TestApp.builder()
+                .property("tollgate.store", "memory")
+                .property("tollgate.rules.search.rate", "1/1h")
+                .property("tollgate.rules.search.burst", "3")
+                .property("tollgate.rules.llm.limits", "10/s burst 20, 1000/1h")
+                .property("tollgate.rules.llm.key", "header:X-Api-Key, path")
+                .property("tollgate.rules.llm.cost", "header:X-Weight")
+                .property("tollgate.rules.llm.match", "jwt:plan=free")
+                .property("tollgate.rules.llm.paths", "/llm/**")
+                .property("tollgate.rules.llm.mode", "shadow")
+                .property("tollgate.rules.llm.on-store-failure", "deny")
+                .start()) {
+            RateLimitAdmin admin = app.bean(RateLimitAdmin.class);
+            RateLimiter limiter = app.bean(RateLimiter.class);
+
+            assertThat(admin.rules()).containsExactly(
+                    new RuleDescription("llm", List.of(new RuleDescription.Limit(10, Duration.ofSeconds(1), 20),
+                            new RuleDescription.Limit(1000, Duration.ofHours(1), 1000)),
+                            "header:X-Api-Key, path", "header:x-weight", "jwt:plan=free", List.of("/llm/**"), "shadow", "deny"),
+                    new RuleDescription("search", List.of(new RuleDescription.Limit(1, Duration.ofHours(1), 3)),
+                            "ip", "1", "", List.of(), "enforce", "allow"));
+
+            String key = "203.0.113.7";
+            limiter.tryAcquire("search", key, 2);
+            BucketStatus status = admin.inspect("search", key);
+            assertThat(status).isEqualTo(new BucketStatus("search", BucketKeys.hash(key),
+                    List.of(status.limits().get(0)), true));
+            assertThat(status.limits().get(0).remaining()).isEqualTo(1);
+            assertThat(status.limits().get(0).limit()).isEqualTo(3);
+            assertThat(status.limits().get(0).untilFull()).isGreaterThan(Duration.ofMinutes(119)).isLessThanOrEqualTo(Duration.ofHours(2));
+            assertThat(admin.inspect("search", key).limits().get(0).remaining()).isEqualTo(1); // reading again charged nothing
+            assertThat(limiter.tryAcquire("search", key, 1).remaining()).isZero();
+            assertThat(limiter.tryAcquire("search", key, 1).allowed()).isFalse();
+
+            assertThat(admin.reset("search", key).full()).isTrue();
+            assertThat(limiter.tryAcquire("search", key, 3).allowed()).isTrue();
+            assertThat(admin.inspect("search", "never-seen").full()).isTrue();
+
+            assertThatThrownBy(() -> admin.inspect("nope", key)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("rule = 'nope': no such rule; configured rules are [llm, search]");
+            assertThatThrownBy(() -> admin.reset("search", null)).isInstanceOf(IllegalArgumentException.class);
+            assertThat(admin.inspect("search", key).limits().get(0).remaining()).isZero(); // the refused reset changed nothing
+        }
+    }
+}
