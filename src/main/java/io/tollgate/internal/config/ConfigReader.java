@@ -57,7 +57,8 @@ public final class ConfigReader {
                 read(GlobalProperties.DENIAL_CACHE),
                 read(GlobalProperties.DENIAL_CACHE_MAX_ENTRIES),
                 read(GlobalProperties.METRICS),
-                read(GlobalProperties.HEALTH));
+                read(GlobalProperties.HEALTH),
+                read(GlobalProperties.CONFIG_REFRESH));
         problems.throwIfAny();
         return config;
     }

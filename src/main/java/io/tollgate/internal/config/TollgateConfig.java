@@ -26,10 +26,12 @@ public final class TollgateConfig {
     private final int denialCacheMaxEntries;
     private final boolean metrics;
     private final boolean health;
+    private final Duration configRefresh;
 
     TollgateConfig(Map<String, RuleConfig> rules, HeaderStyle headerStyle, double retryAfterJitter,
             TrustedProxies trustedProxies, int ipv6Prefix, StoreType storeType, Duration storeTimeout, int memoryMaxEntries,
-            HazelcastSettings hazelcast, boolean denialCache, int denialCacheMaxEntries, boolean metrics, boolean health) {
+            HazelcastSettings hazelcast, boolean denialCache, int denialCacheMaxEntries, boolean metrics, boolean health,
+            Duration configRefresh) {
         this.rules = Collections.unmodifiableMap(rules);
         List<RuleConfig> withPaths = new ArrayList<>();
         for (RuleConfig rule : rules.values()) {
@@ -50,6 +52,12 @@ public final class TollgateConfig {
         this.denialCacheMaxEntries = denialCacheMaxEntries;
         this.metrics = metrics;
         this.health = health;
+        this.configRefresh = configRefresh;
+    }
+
+    /** @return how often the rules' live attributes are read again from the configuration; zero: never */
+    public Duration configRefresh() {
+        return configRefresh;
     }
 
     /** @return whether decisions are counted in MicroProfile Metrics, where the server offers it */
