@@ -10,6 +10,7 @@ import com.hazelcast.map.listener.EntryUpdatedListener;
 import io.tollgate.internal.runtime.RuleOverlay;
 import io.tollgate.internal.runtime.SharedRules;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.BiConsumer;
 import java.util.function.UnaryOperator;
@@ -32,11 +33,13 @@ final class HazelcastSharedRules implements SharedRules {
     }
 
     @Override
-    public void start(BiConsumer<String, RuleOverlay> changed) {
+    public Map<String, RuleOverlay> start(BiConsumer<String, RuleOverlay> changed) {
         listener = map.addEntryListener(new Listener(changed), true); // first, so nothing made meanwhile is missed
+        Map<String, RuleOverlay> made = new TreeMap<>();
         for (Map.Entry<String, String> entry : map.entrySet()) {
-            changed.accept(entry.getKey(), RuleOverlay.decode(entry.getValue()));
+            made.put(entry.getKey(), RuleOverlay.decode(entry.getValue()));
         }
+        return made;
     }
 
     @Override

@@ -69,7 +69,7 @@ public final class LiveRules implements AutoCloseable {
 
     /** Takes in the changes made before this member started, listens for the next ones, and starts reading the configuration again. */
     public LiveRules start() {
-        shared.start((rule, overlay) -> execute(() -> sharedChange(rule, overlay)));
+        shared.start((rule, overlay) -> execute(() -> sharedChange(rule, overlay))).forEach(this::sharedChange);
         Duration refresh = config.configRefresh();
         if (!refresh.isZero()) {
             worker.scheduleWithFixedDelay(this::refresh, refresh.toMillis(), refresh.toMillis(), TimeUnit.MILLISECONDS);

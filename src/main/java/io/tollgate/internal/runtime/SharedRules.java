@@ -12,10 +12,11 @@ import java.util.function.UnaryOperator;
 public interface SharedRules extends AutoCloseable {
 
     /**
-     * Starts telling {@code listener} of each rule's overlay as it changes anywhere ({@code null} when it is removed),
-     * and tells it at once of those made before: a member that starts late comes up with them.
+     * Starts telling {@code listener} of each rule's overlay as it changes anywhere ({@code null} when it is removed).
+     *
+     * @return the overlays made before, by rule: a member that starts late comes up with them
      */
-    void start(BiConsumer<String, RuleOverlay> listener);
+    Map<String, RuleOverlay> start(BiConsumer<String, RuleOverlay> listener);
 
     /**
      * Changes the overlay of {@code rule} atomically with respect to every other member's changes.
@@ -38,7 +39,8 @@ public interface SharedRules extends AutoCloseable {
         Map<String, RuleOverlay> overlays = new ConcurrentHashMap<>();
         return new SharedRules() {
             @Override
-            public void start(BiConsumer<String, RuleOverlay> listener) {
+            public Map<String, RuleOverlay> start(BiConsumer<String, RuleOverlay> listener) {
+                return Map.of();
             }
 
             @Override
