@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.BucketStatus;
 import io.tollgate.RateLimitAdmin;
+import io.tollgate.RateLimitRules;
 import io.tollgate.RateLimiter;
 import io.tollgate.RuleDescription;
 import io.tollgate.internal.core.BucketKeys;
@@ -60,6 +61,30 @@ class RateLimitAdminTest {
                     .hasMessage("rule = 'nope': no such rule; configured rules are [llm, search]");
             assertThatThrownBy(() -> admin.reset("search", null)).isInstanceOf(IllegalArgumentException.class);
             assertThat(admin.inspect("search", key).limits().get(0).remaining()).isZero(); // the refused reset changed nothing
+        }
+    }
+
+    /** A key the rule gives limits of its own is shown by them, and a rule changed at runtime is listed as it runs. */
+    @Test
+    void showsAKeysOwnLimitsAndTheRulesAsTheyRunNow() throws Exception {
+        try (TestApp app = TestApp.builder()
+                .property("tollgate.store", "memory")
+                .property("tollgate.rules.api.rate", "1/1h")
+                .property("tollgate.rules.api.burst", "3")
+                .property("tollgate.rules.api.overrides", "acme=1/1h burst 50")
+                .start()) {
+            RateLimitAdmin admin = app.bean(RateLimitAdmin.class);
+            app.bean(RateLimiter.class).tryAcquire("api", "acme", 10);
+            assertThat(admin.inspect("api", "acme").limits()).singleElement().satisfies(limit -> {
+                assertThat(limit.limit()).isEqualTo(50);
+                assertThat(limit.remaining()).isEqualTo(40);
+            });
+            assertThat(admin.inspect("api", "other").limits()).singleElement()
+                    .satisfies(limit -> assertThat(limit.limit()).isEqualTo(3));
+
+            app.bean(RateLimitRules.class).change("api", java.util.Map.of("burst", "7"));
+            assertThat(admin.rules()).singleElement().satisfies(rule ->
+                    assertThat(rule.limits()).containsExactly(new RuleDescription.Limit(1, Duration.ofHours(1), 7)));
         }
     }
 }

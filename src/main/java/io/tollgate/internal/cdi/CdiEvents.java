@@ -2,12 +2,15 @@ package io.tollgate.internal.cdi;
 
 import io.tollgate.Decision;
 import io.tollgate.RateLimitDenied;
+import io.tollgate.RateLimitRuleChanged;
 import io.tollgate.RateLimitStoreFailed;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.limiter.DecisionObserver;
 import jakarta.enterprise.inject.spi.BeanManager;
 import java.time.Instant;
+import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Fires the application's events: a {@link RateLimitDenied} for each denial and shadow denial, a
@@ -34,6 +37,13 @@ final class CdiEvents implements DecisionObserver {
         ObservedEvent<RateLimitStoreFailed> storeFailures = ObservedEvent.of(beans, RateLimitStoreFailed.class,
                 new RateLimitStoreFailed(SAMPLE.rule(), "", RateLimitStoreFailed.Cause.ERROR, SAMPLE, Instant.EPOCH));
         return denials.observed() || storeFailures.observed() ? new CdiEvents(denials, storeFailures) : DecisionObserver.NONE;
+    }
+
+    /** @return what tells the application of each rule change, if it observes them */
+    static Consumer<RateLimitRuleChanged> ruleChanges(BeanManager beans) {
+        ObservedEvent<RateLimitRuleChanged> changes = ObservedEvent.of(beans, RateLimitRuleChanged.class, new RateLimitRuleChanged(
+                SAMPLE.rule(), Map.of(), RateLimitRuleChanged.Source.API, "", "", Instant.EPOCH));
+        return changes.observed() ? changes::fire : change -> { };
     }
 
     @Override

@@ -1,12 +1,15 @@
 package io.tollgate.internal.cdi;
 
 import io.tollgate.RateLimitKeyResolver;
+import io.tollgate.RateLimitRuleChanged;
 import io.tollgate.RateLimited;
 import io.tollgate.internal.config.ConfigReader;
 import io.tollgate.internal.config.GlobalProperties;
 import io.tollgate.internal.config.InvalidConfigurationException;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.config.RuleDefaults;
+import io.tollgate.internal.config.RuleEditor;
+import io.tollgate.internal.config.Settings;
 import io.tollgate.internal.config.StoreType;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.core.Clock;
@@ -14,6 +17,8 @@ import io.tollgate.internal.hazelcast.HazelcastStores;
 import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.request.HttpRequests;
 import io.tollgate.internal.runtime.Binding;
+import io.tollgate.internal.runtime.LiveRules;
+import io.tollgate.internal.runtime.SharedRules;
 import io.tollgate.internal.runtime.Tollgate;
 import io.tollgate.internal.store.BatchingBucketStore;
 import io.tollgate.internal.store.BucketStore;
@@ -42,6 +47,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -65,11 +71,12 @@ public class TollgateExtension implements Extension {
     private final List<AnnotatedType<?>> annotatedTypes = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
     private TollgateConfig config;
+    private Settings settings;
     private volatile Tollgate tollgate;
 
     void registerBeans(@Observes BeforeBeanDiscovery event, BeanManager beans) {
         List<Class<?>> types = new ArrayList<>(List.of(RateLimitInterceptor.class, RequestState.class, DefaultRateLimiter.class,
-                DefaultRateLimitAdmin.class));
+                DefaultRateLimitAdmin.class, DefaultRateLimitRules.class));
         if (enabled(GlobalProperties.HEALTH.name())) {
             optional(READINESS_CHECK, "org.eclipse.microprofile.health.HealthCheck").ifPresent(types::add);
         }
@@ -138,7 +145,8 @@ public class TollgateExtension implements Extension {
         event.<Tollgate>addBean().beanClass(Tollgate.class).types(Tollgate.class, Object.class).scope(Singleton.class)
                 .createWith(context -> tollgate());
         try {
-            config = ConfigReader.read(new MicroProfileSettings(ConfigProvider.getConfig(classLoader())), annotations.values());
+            settings = new MicroProfileSettings(ConfigProvider.getConfig(classLoader()));
+            config = ConfigReader.read(settings, annotations.values());
         } catch (InvalidConfigurationException e) {
             event.addDefinitionError(new DeploymentException(e.getMessage()));
             return;
@@ -173,8 +181,13 @@ public class TollgateExtension implements Extension {
             }
         }
         BucketStore store = null;
+        SharedRules shared = SharedRules.local();
         try {
-            store = openStore(config, beans);
+            BatchingBucketStore hazelcast = hazelcast(config, beans);
+            store = openStore(config, hazelcast);
+            if (hazelcast != null) {
+                shared = HazelcastStores.sharedRules(hazelcast, config.hazelcast().mapName() + "-rules");
+            }
             warmUp(store, config);
             HttpRequests httpRequests = httpRequests(beans);
             DecisionObserver observer = DecisionObserver.both(DecisionObserver.both(
@@ -187,6 +200,8 @@ public class TollgateExtension implements Extension {
                     running.binding(type.getJavaClass(), method.getJavaMember()); // resolved now, not on first call
                 }
             }
+            running.liveRules(new LiveRules(config, new RuleEditor(settings, annotations.values(), config), store, shared,
+                    ruleChanges(beans)).start());
             tollgate = running;
             annotatedTypes.clear(); // needed no longer
         } catch (Exception | LinkageError e) {
@@ -232,6 +247,16 @@ public class TollgateExtension implements Extension {
         } catch (RuntimeException | LinkageError e) {
             LOG.log(Level.WARNING, "Tollgate's events could not be set up; limiting goes on without them", e);
             return DecisionObserver.NONE;
+        }
+    }
+
+    /** @return what tells the application of each rule change ({@code RateLimitRuleChanged}), if it observes them */
+    private static Consumer<RateLimitRuleChanged> ruleChanges(BeanManager beans) {
+        try {
+            return CdiEvents.ruleChanges(beans);
+        } catch (RuntimeException | LinkageError e) {
+            LOG.log(Level.WARNING, "Tollgate's rule-change events could not be set up; rules change without them", e);
+            return change -> { };
         }
     }
 
@@ -286,12 +311,19 @@ public class TollgateExtension implements Extension {
         return (RateLimitKeyResolver) beans.getReference(bean, type, beans.createCreationalContext(bean));
     }
 
-    private static BucketStore openStore(TollgateConfig config, BeanManager beans) throws Exception {
-        if (config.rules().isEmpty()) {
-            return new InMemoryBucketStore(Clock.SYSTEM, 1);
+    /** @param hazelcast the Hazelcast store, if the configuration uses one */
+    private static BucketStore openStore(TollgateConfig config, BatchingBucketStore hazelcast) {
+        if (hazelcast == null) {
+            return new InMemoryBucketStore(Clock.SYSTEM, config.rules().isEmpty() ? 1 : config.memoryMaxEntries());
         }
-        if (config.storeType() == StoreType.MEMORY) {
-            return new InMemoryBucketStore(Clock.SYSTEM, config.memoryMaxEntries());
+        return new StoreStack(config.hazelcast().coalescing(), config.denialCache() ? config.denialCacheMaxEntries() : 0)
+                .over(hazelcast);
+    }
+
+    /** @return the Hazelcast store the configuration asks for; {@code null} for the in-memory one (or no rules) */
+    private static BatchingBucketStore hazelcast(TollgateConfig config, BeanManager beans) throws Exception {
+        if (config.rules().isEmpty() || config.storeType() == StoreType.MEMORY) {
+            return null;
         }
         try {
             Class.forName("com.hazelcast.core.HazelcastInstance", false, classLoader());
@@ -299,9 +331,7 @@ public class TollgateExtension implements Extension {
             throw new IllegalStateException("com.hazelcast:hazelcast is not on the class path; add it to the application "
                     + "(5.3.8 to 5.7.0), use a server that provides it, or set tollgate.store=memory for a single instance");
         }
-        BatchingBucketStore hazelcast = HazelcastStores.open(config.hazelcast(), config.storeTimeout(), new ApplicationHazelcast(beans));
-        return new StoreStack(config.hazelcast().coalescing(), config.denialCache() ? config.denialCacheMaxEntries() : 0)
-                .over(hazelcast);
+        return HazelcastStores.open(config.hazelcast(), config.storeTimeout(), new ApplicationHazelcast(beans));
     }
 
     private static String describe(Throwable e) {

@@ -10,7 +10,9 @@ import static io.tollgate.internal.config.RuleAttributes.MIN_COST;
 import io.tollgate.internal.core.InvalidDefinitionException;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.request.CostSpec;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 
@@ -118,6 +120,27 @@ final class ConfigChecks {
             problems.invalid(draft.property(COST), costText, e.getMessage());
             return null;
         }
+    }
+
+    /**
+     * Gives {@code rule} its per-key overrides, each of which must grant the rule's largest cost, as its own limits do.
+     *
+     * @param property the rule's {@code overrides} property, for a problem line
+     * @param text     its value
+     */
+    static void overrides(RuleConfig rule, String property, String text, Map<String, List<Limit>> overrides, ConfigProblems problems) {
+        long maxCost = rule.cost().maxCost();
+        Map<String, BucketLimits> buckets = new LinkedHashMap<>();
+        for (Map.Entry<String, List<Limit>> override : overrides.entrySet()) {
+            BucketLimits limits = BucketLimits.of(override.getValue());
+            long smallestBurst = limits.bucket().maxCost();
+            if (smallestBurst < maxCost) {
+                problems.invalid(property, text, "key '" + Overrides.encode(override.getKey()) + "': the burst " + smallestBurst
+                        + " is below the rule's max-cost " + maxCost + ", so such a cost could never be granted to it");
+            }
+            buckets.put(override.getKey(), limits);
+        }
+        rule.live(rule.live().withOverrides(buckets));
     }
 
     /** @return the cost if {@code text} is a whole number (one too large for a long lies outside any bounds) */

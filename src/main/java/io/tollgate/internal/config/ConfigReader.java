@@ -60,7 +60,8 @@ public final class ConfigReader {
                 read(GlobalProperties.HEALTH),
                 read(GlobalProperties.TELEMETRY),
                 read(GlobalProperties.NEAR_LIMIT),
-                admin());
+                admin(),
+                read(GlobalProperties.CONFIG_REFRESH));
         problems.throwIfAny();
         return config;
     }

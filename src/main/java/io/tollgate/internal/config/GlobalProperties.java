@@ -34,6 +34,10 @@ public final class GlobalProperties {
     /** Read by the CDI extension before the rest, to decide whether the readiness check exists. */
     public static final Property<Boolean> HEALTH = Property.of("tollgate.health", "true", Parsers.bool());
 
+    /** How often the live attributes of every rule are read again from MicroProfile Config; zero: never. */
+    static final Property<Duration> CONFIG_REFRESH = Property.of("tollgate.config.refresh", "30s", Parsers.period(Duration.ofSeconds(1),
+            Duration.ofDays(1), "1s to 1d"));
+
     /** The IMap of the buckets. */
     public static final Property<String> HAZELCAST_MAP = Property.of("tollgate.hazelcast.map", "tollgate-buckets", Parsers.text());
     /** The bound on buckets per member. */
@@ -61,7 +65,7 @@ public final class GlobalProperties {
     /** Every one, in order. */
     public static final List<Property<?>> ALL = List.of(HEADERS, JITTER, TRUSTED_PROXIES, FORWARDED_HEADER, IPV6_PREFIX, STORE,
             STORE_TIMEOUT, MEMORY_MAX_ENTRIES, DENIAL_CACHE, DENIAL_CACHE_MAX_ENTRIES, METRICS, TELEMETRY, NEAR_LIMIT,
-            HEALTH,
+            HEALTH, CONFIG_REFRESH,
             HAZELCAST_MAP, HAZELCAST_MAX_ENTRIES, HAZELCAST_BACKUPS, HAZELCAST_JNDI, CLIENT_ADDRESSES, CLIENT_CONFIG, CLUSTER_NAME,
             MEMBER_CONFIG, INTERFACE, PORT, MEMBERS, SERIALIZATION, COALESCING,
             ADMIN_ENABLED, ADMIN_ROLE);

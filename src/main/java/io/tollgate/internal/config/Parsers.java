@@ -106,6 +106,21 @@ final class Parsers {
         };
     }
 
+    /** A duration from {@code min} to {@code max} (as {@code range} writes them), or {@code 0} / {@code off} for none (zero). */
+    static Parser<Duration> period(Duration min, Duration max, String range) {
+        return text -> {
+            String value = text.trim();
+            if (value.equals("0") || value.equalsIgnoreCase("off")) {
+                return Duration.ZERO;
+            }
+            Duration period = Syntax.duration(value);
+            if (period.compareTo(min) < 0 || period.compareTo(max) > 0) {
+                throw new IllegalArgumentException("must be 0 or off (never), or from " + range);
+            }
+            return period;
+        };
+    }
+
     /** Any text, trimmed; a blank one means the default. */
     static Parser<String> text() {
         return text -> text.isBlank() ? null : text.trim();

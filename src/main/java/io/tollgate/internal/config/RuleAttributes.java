@@ -6,6 +6,8 @@ import io.tollgate.internal.request.KeySpec;
 import io.tollgate.internal.request.MatchSpec;
 import io.tollgate.internal.request.PathPattern;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /** Every attribute of a rule ({@code tollgate.rules.<name>.<attribute>}), once, in the order of the README's table. */
 final class RuleAttributes {
@@ -39,10 +41,16 @@ final class RuleAttributes {
     static final Property<Mode> MODE = Property.of("mode", "enforce", Parsers.choice(Mode.values()));
     static final Property<StoreFailurePolicy> ON_STORE_FAILURE = Property.of("on-store-failure", "allow",
             Parsers.choice(StoreFailurePolicy.values()));
+    /** Per-key limits ({@link Overrides}): {@code acme=1000/1s; globex=50/1s burst 100}. */
+    static final Property<Map<String, List<Limit>>> OVERRIDES = Property.of("overrides", "", Overrides::parse);
 
     /** Every one, in order. */
     static final List<Property<?>> ALL = List.of(RATE, TOKENS_PER_SECOND, BURST, LIMITS, KEY, COST, DEFAULT_COST, MIN_COST,
-            MAX_COST, ON_INVALID_COST, MATCH, PATHS, MODE, ON_STORE_FAILURE);
+            MAX_COST, ON_INVALID_COST, MATCH, PATHS, MODE, ON_STORE_FAILURE, OVERRIDES);
+
+    /** The attributes a running application changes without a redeployment (see {@link RuleEditor}). */
+    static final Set<String> LIVE = Set.of(RATE.name(), TOKENS_PER_SECOND.name(), BURST.name(), LIMITS.name(), MODE.name(),
+            ON_STORE_FAILURE.name(), OVERRIDES.name());
 
     private RuleAttributes() {
     }

@@ -7,31 +7,39 @@ import io.tollgate.internal.request.KeySpec;
 import io.tollgate.internal.request.MatchSpec;
 import io.tollgate.internal.request.PathPattern;
 import java.util.List;
+import java.util.Map;
 
-/** One resolved, validated rule. Immutable. */
+/**
+ * One resolved, validated rule: its identity (name, key, match, paths), fixed at deployment, and its live part
+ * ({@link LiveRule}: limits, mode, store-failure policy, cost bounds, overrides), one immutable snapshot behind a
+ * volatile reference that a change at runtime replaces whole. The accessors of the live part each read the
+ * current snapshot; a decision reads {@link #live()} once instead.
+ */
 public final class RuleConfig {
 
     private final String name;
-    private final List<Limit> limits;
-    private final TokenBucket bucket;
     private final KeySpec key;
-    private final CostSpec cost;
     private final MatchSpec match;
     private final List<PathPattern> paths;
-    private final Mode mode;
-    private final StoreFailurePolicy onStoreFailure;
+    private volatile LiveRule live;
 
     RuleConfig(String name, List<Limit> limits, KeySpec key, CostSpec cost, MatchSpec match, List<PathPattern> paths,
             Mode mode, StoreFailurePolicy onStoreFailure) {
         this.name = name;
-        this.limits = List.copyOf(limits);
-        this.bucket = TokenBucket.of(this.limits);
         this.key = key;
-        this.cost = cost;
         this.match = match;
         this.paths = List.copyOf(paths);
-        this.mode = mode;
-        this.onStoreFailure = onStoreFailure;
+        this.live = new LiveRule(this, BucketLimits.of(limits), mode, onStoreFailure, cost, Map.of());
+    }
+
+    /** @return the live part as it stands: read it once per decision */
+    public LiveRule live() {
+        return live;
+    }
+
+    /** Replaces the live part whole. */
+    void live(LiveRule next) {
+        live = next.rule() == this ? next : next.of(this);
     }
 
     public String name() {
@@ -39,11 +47,11 @@ public final class RuleConfig {
     }
 
     public List<Limit> limits() {
-        return limits;
+        return live.limits().limits();
     }
 
     public TokenBucket bucket() {
-        return bucket;
+        return live.limits().bucket();
     }
 
     public KeySpec key() {
@@ -51,7 +59,7 @@ public final class RuleConfig {
     }
 
     public CostSpec cost() {
-        return cost;
+        return live.cost();
     }
 
     public MatchSpec match() {
@@ -74,16 +82,18 @@ public final class RuleConfig {
     }
 
     public Mode mode() {
-        return mode;
+        return live.mode();
     }
 
     public StoreFailurePolicy onStoreFailure() {
-        return onStoreFailure;
+        return live.onStoreFailure();
     }
 
     @Override
     public String toString() {
-        return name + " " + limits + " key=" + key + " cost=" + cost + (match.isAll() ? "" : " match=" + match)
-                + (paths.isEmpty() ? "" : " paths=" + paths) + " mode=" + mode + " on-store-failure=" + onStoreFailure;
+        LiveRule now = live;
+        return name + " " + now.limits().limits() + " key=" + key + " cost=" + now.cost() + (match.isAll() ? "" : " match=" + match)
+                + (paths.isEmpty() ? "" : " paths=" + paths) + " mode=" + now.mode() + " on-store-failure=" + now.onStoreFailure()
+                + (now.overrides().isEmpty() ? "" : " overrides=" + now.values().get(LiveRule.OVERRIDES));
     }
 }

@@ -11,10 +11,14 @@ import static io.tollgate.internal.config.RuleAttributes.MIN_COST;
 import static io.tollgate.internal.config.RuleAttributes.MODE;
 import static io.tollgate.internal.config.RuleAttributes.ON_INVALID_COST;
 import static io.tollgate.internal.config.RuleAttributes.ON_STORE_FAILURE;
+import static io.tollgate.internal.config.RuleAttributes.OVERRIDES;
 import static io.tollgate.internal.config.RuleAttributes.PATHS;
 import static io.tollgate.internal.config.RuleAttributes.RATE;
 import static io.tollgate.internal.config.RuleAttributes.TOKENS_PER_SECOND;
 
+import io.tollgate.internal.core.Limit;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Reads one rule: each attribute from the table, then the checks across them. */
@@ -38,6 +42,10 @@ final class RuleReader {
         ConfigChecks.disagreements(name, annotation, this::configured, problems);
         RuleDraft draft = draft();
         RuleConfig rule = ConfigChecks.rule(draft, problems);
+        Map<String, List<Limit>> overrides = read(OVERRIDES, "");
+        if (rule != null && !overrides.isEmpty()) {
+            ConfigChecks.overrides(rule, draft.property(OVERRIDES), configured(OVERRIDES).orElse(""), overrides, problems);
+        }
         return problems.count() > before ? null : rule;
     }
 

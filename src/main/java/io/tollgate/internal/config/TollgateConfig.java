@@ -29,11 +29,12 @@ public final class TollgateConfig {
     private final boolean telemetry;
     private final double nearLimit;
     private final AdminSettings admin;
+    private final Duration configRefresh;
 
     TollgateConfig(Map<String, RuleConfig> rules, HeaderStyle headerStyle, double retryAfterJitter,
             TrustedProxies trustedProxies, int ipv6Prefix, StoreType storeType, Duration storeTimeout, int memoryMaxEntries,
             HazelcastSettings hazelcast, boolean denialCache, int denialCacheMaxEntries, boolean metrics, boolean health,
-            boolean telemetry, double nearLimit, AdminSettings admin) {
+            boolean telemetry, double nearLimit, AdminSettings admin, Duration configRefresh) {
         this.rules = Collections.unmodifiableMap(rules);
         List<RuleConfig> withPaths = new ArrayList<>();
         for (RuleConfig rule : rules.values()) {
@@ -57,6 +58,12 @@ public final class TollgateConfig {
         this.telemetry = telemetry;
         this.nearLimit = nearLimit;
         this.admin = admin;
+        this.configRefresh = configRefresh;
+    }
+
+    /** @return how often the rules' live attributes are read again from the configuration; zero: never */
+    public Duration configRefresh() {
+        return configRefresh;
     }
 
     /** @return whether decisions are counted in MicroProfile Metrics, where the server offers it */

@@ -33,6 +33,11 @@ public final class BucketKeys {
         return rule + ':' + key;
     }
 
+    /** @return whether {@code storeKey} (from {@link #of}) is a bucket of {@code rule} */
+    public static boolean ofRule(String storeKey, String rule) {
+        return storeKey.length() > rule.length() && storeKey.charAt(rule.length()) == ':' && storeKey.startsWith(rule);
+    }
+
     /**
      * @return the SHA-256 of {@code key} in base64url without padding, as a long key is stored: what names
      *         a client outside Tollgate (its events) without giving its key away

@@ -92,6 +92,11 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
         this.wire = wire;
     }
 
+    /** @return the instance the buckets are kept in */
+    HazelcastInstance instance() {
+        return hazelcast;
+    }
+
     @Override
     public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
         bucket.checkCost(cost);

@@ -24,6 +24,7 @@ import io.tollgate.TollgateHazelcast;
 import io.tollgate.internal.config.HazelcastSettings;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
+import io.tollgate.internal.runtime.SharedRules;
 import io.tollgate.internal.store.BatchingBucketStore;
 import io.tollgate.internal.store.BucketReading;
 import java.io.File;
@@ -117,6 +118,16 @@ public final class HazelcastStores {
                 + settings.mapName());
         return new Closing(new HazelcastBucketStore(member, settings.mapName(),
                 settings.serialization() != HazelcastSettings.Serialization.DATA_SERIALIZABLE, timeout), member::shutdown);
+    }
+
+    /**
+     * @param store   a store {@link #open} opened
+     * @param mapName the map of the rule changes (the buckets' map's name and {@code -rules})
+     * @return the rule changes made through the operator API, kept in the store's cluster
+     */
+    public static SharedRules sharedRules(BatchingBucketStore store, String mapName) {
+        HazelcastBucketStore buckets = store instanceof Closing closing ? closing.store : (HazelcastBucketStore) store;
+        return new HazelcastSharedRules(buckets.instance(), mapName);
     }
 
     private static BatchingBucketStore borrowed(HazelcastInstance instance, HazelcastSettings settings, MapConfig mapConfig,

@@ -77,7 +77,7 @@ public final class RateLimitHeaders {
             if (!advertised(check)) {
                 continue;
             }
-            List<Limit> limits = check.rule().limits();
+            List<Limit> limits = check.limits();
             for (int i = 0; i < limits.size(); i++) {
                 Limit limit = limits.get(i);
                 separate(policy).append('"');
@@ -109,7 +109,7 @@ public final class RateLimitHeaders {
     }
 
     private static boolean advertised(RuleCheck check) {
-        return check.rule().mode() == Mode.ENFORCE && !check.decision().storeUnavailable();
+        return check.mode() == Mode.ENFORCE && !check.decision().storeUnavailable();
     }
 
     private static StringBuilder separate(StringBuilder field) {

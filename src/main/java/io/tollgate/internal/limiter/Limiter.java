@@ -1,11 +1,13 @@
 package io.tollgate.internal.limiter;
 
 import io.tollgate.Decision;
+import io.tollgate.internal.config.LiveRule;
 import io.tollgate.internal.config.Mode;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.config.StoreFailurePolicy;
 import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.core.Outcome;
+import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.RecentDenials;
 import java.time.Duration;
@@ -52,22 +54,33 @@ public final class Limiter {
      * @throws io.tollgate.internal.core.InvalidDefinitionException for a cost the rule can never grant, before anything is sent
      */
     public Decision check(RuleConfig rule, String key, long cost) {
-        rule.bucket().checkCost(cost);
+        return check(rule.live(), key, cost);
+    }
+
+    /**
+     * Decides by one snapshot of the rule's live part: the limits of the key's bucket, its mode and policy.
+     *
+     * @throws io.tollgate.internal.core.InvalidDefinitionException for a cost the rule can never grant, before anything is sent
+     */
+    public Decision check(LiveRule live, String key, long cost) {
+        RuleConfig rule = live.rule();
+        TokenBucket bucket = live.limits(key).bucket();
+        bucket.checkCost(cost);
         long start = System.nanoTime();
         String storeKey = BucketKeys.of(rule.name(), key);
         Decision decision;
         try {
-            Outcome outcome = store.acquire(storeKey, rule.bucket(), cost).toCompletableFuture().get(timeoutNanos, TimeUnit.NANOSECONDS);
-            decision = decided(rule, cost, outcome);
+            Outcome outcome = store.acquire(storeKey, bucket, cost).toCompletableFuture().get(timeoutNanos, TimeUnit.NANOSECONDS);
+            decision = decided(live, bucket, cost, outcome);
         } catch (TimeoutException e) {
-            decision = storeFailed(rule, key, storeKey, cost, null);
+            decision = storeFailed(live, bucket, key, storeKey, cost, null);
         } catch (ExecutionException e) {
-            decision = storeFailed(rule, key, storeKey, cost, e.getCause() != null ? e.getCause() : e);
+            decision = storeFailed(live, bucket, key, storeKey, cost, e.getCause() != null ? e.getCause() : e);
         } catch (RuntimeException e) {
-            decision = storeFailed(rule, key, storeKey, cost, e);
+            decision = storeFailed(live, bucket, key, storeKey, cost, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            decision = storeFailed(rule, key, storeKey, cost, e);
+            decision = storeFailed(live, bucket, key, storeKey, cost, e);
         }
         observer.decided(rule, key, decision, System.nanoTime() - start);
         return decision;
@@ -75,30 +88,33 @@ public final class Limiter {
 
     /** Like {@link #check}, without blocking: the stage completes when the store answers or the timeout passes. */
     public CompletableFuture<Decision> checkAsync(RuleConfig rule, String key, long cost) {
-        rule.bucket().checkCost(cost);
+        LiveRule live = rule.live();
+        TokenBucket bucket = live.limits(key).bucket();
+        bucket.checkCost(cost);
         long start = System.nanoTime();
         String storeKey = BucketKeys.of(rule.name(), key);
         // the store's outcome or failure, or TIMED_OUT: whichever comes first is the one answer decided on
         CompletableFuture<Object> answer = new CompletableFuture<>();
         try {
-            store.acquire(storeKey, rule.bucket(), cost).whenComplete((outcome, failure) -> answer.complete(failure == null ? outcome : failure));
+            store.acquire(storeKey, bucket, cost).whenComplete((outcome, failure) -> answer.complete(failure == null ? outcome : failure));
         } catch (RuntimeException e) {
             answer.complete(e);
         }
         return answer.completeOnTimeout(TIMED_OUT, timeoutNanos, TimeUnit.NANOSECONDS).thenApply(first -> {
-            Decision decision = first instanceof Outcome outcome ? decided(rule, cost, outcome)
-                    : storeFailed(rule, key, storeKey, cost, first == TIMED_OUT ? null : (Throwable) first);
+            Decision decision = first instanceof Outcome outcome ? decided(live, bucket, cost, outcome)
+                    : storeFailed(live, bucket, key, storeKey, cost, first == TIMED_OUT ? null : (Throwable) first);
             observer.decided(rule, key, decision, System.nanoTime() - start);
             return decision;
         });
     }
 
-    private Decision decided(RuleConfig rule, long cost, Outcome outcome) {
-        Decision decision = Decisions.of(rule.name(), rule.bucket(), cost, outcome);
+    private Decision decided(LiveRule live, TokenBucket bucket, long cost, Outcome outcome) {
+        RuleConfig rule = live.rule();
+        Decision decision = Decisions.of(rule.name(), bucket, cost, outcome);
         if (decision.allowed()) {
             return decision;
         }
-        if (rule.mode() == Mode.SHADOW) {
+        if (live.mode() == Mode.SHADOW) {
             if (shadowDenials.due()) {
                 shadowDenials.write("Shadow rule '" + rule.name() + "' would have denied a request (retry after "
                         + decision.retryAfterSeconds() + " s)", null);
@@ -116,18 +132,19 @@ public final class Limiter {
      * denied moments ago is denied even under {@code allow}: it is hot, and a store slow under that
      * load is no reason to let its flood through.
      */
-    private Decision storeFailed(RuleConfig rule, String key, String storeKey, long cost, Throwable cause) {
+    private Decision storeFailed(LiveRule live, TokenBucket bucket, String key, String storeKey, long cost, Throwable cause) {
+        RuleConfig rule = live.rule();
         boolean hot = recentDenials.recentlyDenied(storeKey, cost);
-        boolean allow = rule.onStoreFailure() == StoreFailurePolicy.ALLOW && !hot;
+        boolean allow = live.onStoreFailure() == StoreFailurePolicy.ALLOW && !hot;
         if (storeFailures.due()) {
             String what = cause == null ? "did not answer within " + Duration.ofNanos(timeoutNanos).toMillis() + " ms"
                     : cause instanceof InterruptedException ? "was interrupted" : "failed";
             storeFailures.write("Rate-limit store " + what + " for rule '" + rule.name() + "'; " + (allow ? "allowing" : "denying")
-                    + " the request (on-store-failure=" + rule.onStoreFailure().name().toLowerCase(java.util.Locale.ROOT)
+                    + " the request (on-store-failure=" + live.onStoreFailure().name().toLowerCase(java.util.Locale.ROOT)
                     + (hot ? ", and the key was denied moments ago" : "") + ")", cause);
         }
-        Decision decision = Decisions.storeUnavailable(rule.name(), allow, cost, rule.bucket().burst(0), STORE_FAILURE_RETRY_MICROS);
-        Decision answer = rule.mode() == Mode.SHADOW ? Decisions.shadow(decision) : decision;
+        Decision decision = Decisions.storeUnavailable(rule.name(), allow, cost, bucket.burst(0), STORE_FAILURE_RETRY_MICROS);
+        Decision answer = live.mode() == Mode.SHADOW ? Decisions.shadow(decision) : decision;
         observer.storeFailed(rule, key, cause == null, answer);
         return answer;
     }

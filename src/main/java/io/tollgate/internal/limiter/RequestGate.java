@@ -1,6 +1,7 @@
 package io.tollgate.internal.limiter;
 
 import io.tollgate.RateLimitKeyResolver;
+import io.tollgate.internal.config.LiveRule;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.InvalidCostException;
@@ -37,7 +38,7 @@ public final class RequestGate {
     public List<RuleCheck> check(List<RuleConfig> rules, IncomingRequest request, Method method, Object[] arguments,
             String keyOverride) {
         int n = rules.size();
-        RuleConfig[] applicable = new RuleConfig[n];
+        LiveRule[] applicable = new LiveRule[n]; // one snapshot of each rule's live part decides its check
         String[] keys = new String[n];
         long[] costs = new long[n];
         int count = 0;
@@ -45,11 +46,12 @@ public final class RequestGate {
             if (!rule.match().matches(request)) {
                 continue;
             }
-            applicable[count] = rule;
+            LiveRule live = rule.live();
+            applicable[count] = live;
             keys[count] = keyOverride != null ? keyOverride
                     : rule.key().resolve(rule.name(), request, method, arguments, resolvers);
             try {
-                costs[count] = rule.cost().resolve(request);
+                costs[count] = live.cost().resolve(request);
             } catch (InvalidCostException e) {
                 throw e.forRule(rule.name());
             }

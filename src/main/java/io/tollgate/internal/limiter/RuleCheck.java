@@ -1,28 +1,50 @@
 package io.tollgate.internal.limiter;
 
 import io.tollgate.Decision;
+import io.tollgate.internal.config.LiveRule;
+import io.tollgate.internal.config.Mode;
 import io.tollgate.internal.config.RuleConfig;
+import io.tollgate.internal.core.Limit;
+import java.util.List;
 
-/** One rule applied to one request: the rule, the bucket key it used, and what it decided. */
+/**
+ * One rule applied to one request: the rule, the snapshot of its live part that decided, the bucket key it used,
+ * and what it decided.
+ */
 public final class RuleCheck {
 
-    private final RuleConfig rule;
+    private final LiveRule live;
     private final String key;
     private final Decision decision;
 
-    /** @return the check of {@code rule} for {@code key} that decided {@code decision} */
+    /** @return the check of {@code rule} (as its live part stands now) for {@code key} that decided {@code decision} */
     public static RuleCheck of(RuleConfig rule, String key, Decision decision) {
-        return new RuleCheck(rule, key, decision);
+        return new RuleCheck(rule.live(), key, decision);
     }
 
-    private RuleCheck(RuleConfig rule, String key, Decision decision) {
-        this.rule = rule;
+    /** @return the check that {@code live}, a snapshot of a rule's live part, decided for {@code key} */
+    public static RuleCheck of(LiveRule live, String key, Decision decision) {
+        return new RuleCheck(live, key, decision);
+    }
+
+    private RuleCheck(LiveRule live, String key, Decision decision) {
+        this.live = live;
         this.key = key;
         this.decision = decision;
     }
 
     public RuleConfig rule() {
-        return rule;
+        return live.rule();
+    }
+
+    /** @return the limits that decided: the key's override, else the rule's, as they stood for this check */
+    public List<Limit> limits() {
+        return live.limits(key).limits();
+    }
+
+    /** @return the rule's mode as it stood for this check */
+    public Mode mode() {
+        return live.mode();
     }
 
     /** @return the bucket key within the rule (the client's identity, as far as the rule knows it) */

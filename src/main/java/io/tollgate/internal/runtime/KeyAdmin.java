@@ -72,7 +72,8 @@ public final class KeyAdmin implements RateLimitAdmin {
     }
 
     private static BucketStatus status(RuleConfig rule, String key, BucketReading reading) {
-        List<BucketStatus.LimitStatus> limits = rule.bucket().levels(reading.state(), reading.nowMicros()).stream()
+        // the key's own limits where the rule overrides them
+        List<BucketStatus.LimitStatus> limits = rule.live().limits(key).bucket().levels(reading.state(), reading.nowMicros()).stream()
                 .map(KeyAdmin::limitStatus).toList();
         return new BucketStatus(rule.name(), BucketKeys.hash(key), limits, true);
     }

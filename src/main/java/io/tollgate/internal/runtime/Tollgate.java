@@ -43,6 +43,8 @@ public final class Tollgate implements AutoCloseable {
      * alive after it is undeployed.
      */
     private final Map<Class<?>, Map<Method, Binding>> bindings = new ConcurrentHashMap<>();
+    /** The rules' changes at runtime; set once the deployment has started them. */
+    private volatile LiveRules liveRules;
 
     /**
      * @param resolvers    the key resolvers the rules name, by class name
@@ -69,6 +71,20 @@ public final class Tollgate implements AutoCloseable {
 
     public TollgateConfig config() {
         return config;
+    }
+
+    /** @return what changes the rules at runtime */
+    public LiveRules liveRules() {
+        LiveRules rules = liveRules;
+        if (rules == null) {
+            throw new IllegalStateException("Tollgate's rules cannot be changed yet: the application has not started");
+        }
+        return rules;
+    }
+
+    /** Hands over what changes the rules at runtime, which this closes with the rest. */
+    public void liveRules(LiveRules rules) {
+        this.liveRules = rules;
     }
 
     public Limiter limiter() {
@@ -128,6 +144,10 @@ public final class Tollgate implements AutoCloseable {
     @Override
     public void close() {
         bindings.clear();
+        LiveRules rules = liveRules;
+        if (rules != null) {
+            rules.close();
+        }
         try {
             store.close();
         } catch (Exception e) {

@@ -73,6 +73,13 @@ public interface BucketStore extends AutoCloseable {
     default void listenForResets(Consumer<String> forget) {
     }
 
+    /**
+     * Forgets what this member worked out locally for the buckets of {@code rule} (cached denials, reserved tokens),
+     * which the rule's change makes stale. The buckets themselves stay. The default holds nothing of the kind.
+     */
+    default void forgetRule(String rule) {
+    }
+
     /** Releases what the store holds; the default does nothing. */
     @Override
     default void close() {

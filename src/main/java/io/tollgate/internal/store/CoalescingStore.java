@@ -1,5 +1,6 @@
 package io.tollgate.internal.store;
 
+import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
 import java.util.ArrayList;
@@ -296,6 +297,19 @@ public final class CoalescingStore implements BucketStore {
         }
         waiting.subList(0, taken).clear();
         return batch;
+    }
+
+    /** Tokens reserved under the rule's old limits are dropped (never returned, as when a reserve expires). */
+    @Override
+    public void forgetRule(String rule) {
+        lanes.forEach((key, lane) -> {
+            if (BucketKeys.ofRule(key, rule)) {
+                synchronized (lane) {
+                    lane.reserve = 0;
+                }
+            }
+        });
+        store.forgetRule(rule);
     }
 
     @Override

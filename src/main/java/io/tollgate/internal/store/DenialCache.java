@@ -1,5 +1,6 @@
 package io.tollgate.internal.store;
 
+import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
 import java.util.concurrent.CompletableFuture;
@@ -86,6 +87,13 @@ public final class DenialCache implements BucketStore, RecentDenials {
     public boolean recentlyDenied(String key, long cost) {
         Denial denial = denials.get(key);
         return denial != null && cost >= denial.cost && nanoTime.getAsLong() - denial.untilNanos - HINT_NANOS < 0;
+    }
+
+    /** A denial under the rule's old limits says nothing of its new ones: the store decides again. */
+    @Override
+    public void forgetRule(String rule) {
+        denials.keySet().removeIf(key -> BucketKeys.ofRule(key, rule));
+        store.forgetRule(rule);
     }
 
     @Override

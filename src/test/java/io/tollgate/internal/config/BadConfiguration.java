@@ -82,6 +82,7 @@ public final class BadConfiguration {
         add(cases, RULE + "paths", rate, "api/search", "/api/a**");
         add(cases, RULE + "mode", rate, "block", "off");
         add(cases, RULE + "on-store-failure", rate, "open", "closed");
+        add(cases, RULE + "overrides", rate, "acme", "acme=fast", "acme=1/s; acme=2/s", "a%2=1/s", "acme=1/s burst 5");
         add(cases, "tollgate.rules", none, "no/slash", "my rule");
         add(cases, "tollgate.headers", none, "fancy", "x_ratelimit");
         add(cases, "tollgate.retry-after.jitter", none, "2", "-0.1", "NaN", "50%");
@@ -97,6 +98,7 @@ public final class BadConfiguration {
         add(cases, "tollgate.telemetry", none, "on", "no");
         add(cases, "tollgate.near-limit", none, "10%", "1.5", "-0.1", "NaN");
         add(cases, "tollgate.health", none, "off", "no", "0");
+        add(cases, "tollgate.config.refresh", none, "500ms", "2d", "never", "-1s");
         add(cases, "tollgate.hazelcast.max-entries-per-member", none, "0", "3000000000", "x");
         add(cases, "tollgate.hazelcast.backup-count", none, "0", "7", "one");
         add(cases, "tollgate.hazelcast.client.addresses", Map.of("tollgate.hazelcast.cluster-name", "prod"), "hz1:x", "hz1:99999", "a:1:2");

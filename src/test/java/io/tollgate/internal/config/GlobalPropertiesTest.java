@@ -161,7 +161,7 @@ class GlobalPropertiesTest {
         String known = "unknown property; known ones are tollgate.rules.<name>.<attribute> and tollgate.headers, "
                 + "tollgate.retry-after.jitter, tollgate.trusted-proxies, tollgate.trusted-proxies.header, tollgate.key.ipv6-prefix, tollgate.store, tollgate.store.timeout, "
                 + "tollgate.memory.max-entries, tollgate.denial-cache, tollgate.denial-cache.max-entries, tollgate.metrics, tollgate.telemetry, "
-                + "tollgate.near-limit, tollgate.health, "
+                + "tollgate.near-limit, tollgate.health, tollgate.config.refresh, "
                 + "tollgate.hazelcast.map, tollgate.hazelcast.max-entries-per-member, "
                 + "tollgate.hazelcast.backup-count, tollgate.hazelcast.jndi-name, tollgate.hazelcast.client.addresses, "
                 + "tollgate.hazelcast.client.config, tollgate.hazelcast.cluster-name, tollgate.hazelcast.config, "

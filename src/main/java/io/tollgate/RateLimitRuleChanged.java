@@ -1,0 +1,50 @@
+package io.tollgate;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A rule's live values changed on this member: fired on every member as it applies the change, once per change
+ * that alters what the rule decides (a change to the values it already has fires nothing).
+ *
+ * @param rule    the rule's name
+ * @param changes per live value that changed ({@code limits}, {@code mode}, {@code on-store-failure}, {@code overrides}),
+ *                its text before and after
+ * @param source  where the change came from
+ * @param origin  the member where it was made (for {@link Source#CONFIGURATION}, this member)
+ * @param member  this member, which applied it
+ * @param time    when this member applied it
+ */
+public record RateLimitRuleChanged(String rule, Map<String, Change> changes, Source source, String origin, String member,
+        Instant time) implements RateLimitEvent {
+
+    /** Where a change came from. */
+    public enum Source {
+        /** The configuration this member reads, read again ({@code tollgate.config.refresh}). */
+        CONFIGURATION,
+        /** {@link RateLimitRules}, on this member or another. */
+        API
+    }
+
+    /**
+     * One value before and after, as its attribute writes it.
+     *
+     * @param before the text before the change
+     * @param after  the text after it
+     */
+    public record Change(String before, String after) {
+    }
+
+    /** @throws NullPointerException if any component is {@code null} */
+    public RateLimitRuleChanged {
+        Objects.requireNonNull(rule, "rule");
+        changes = Collections.unmodifiableMap(new LinkedHashMap<>(changes));
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(origin, "origin");
+        Objects.requireNonNull(member, "member");
+        Objects.requireNonNull(time, "time");
+    }
+}

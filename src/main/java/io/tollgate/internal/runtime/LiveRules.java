@@ -1,0 +1,239 @@
+package io.tollgate.internal.runtime;
+
+import io.tollgate.RateLimitRuleChanged;
+import io.tollgate.RateLimitRuleChanged.Source;
+import io.tollgate.internal.config.InvalidConfigurationException;
+import io.tollgate.internal.config.LiveRule;
+import io.tollgate.internal.config.RuleConfig;
+import io.tollgate.internal.config.RuleEditor;
+import io.tollgate.internal.config.TollgateConfig;
+import io.tollgate.internal.store.BucketStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Changes rules while the application runs. Each rule's live part is worked out from the configuration as it reads
+ * now with the operator's changes ({@link RuleOverlay}) over it, validated as a deployment would, and swapped in whole;
+ * then this member's cached denials and reserves of the rule are dropped, the change is logged (INFO) and the
+ * application is told ({@link RateLimitRuleChanged}). Operator changes go through {@link SharedRules}, so every member
+ * applies them; the configuration is read again every {@code tollgate.config.refresh} by each member on its own.
+ */
+public final class LiveRules implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(LiveRules.class.getName());
+
+    private final TollgateConfig config;
+    private final RuleEditor editor;
+    private final BucketStore store;
+    private final SharedRules shared;
+    private final Consumer<RateLimitRuleChanged> observer;
+    /** The operator's changes in force here, by rule. */
+    private final Map<String, RuleOverlay> overlays = new ConcurrentHashMap<>();
+    /** The last refusal logged, by rule: a configuration that stays refused is logged once. */
+    private final Map<String, String> refusals = new ConcurrentHashMap<>();
+    /** Applies shared changes (off Hazelcast's event threads) and reads the configuration again, one at a time. */
+    private final ScheduledExecutorService worker;
+
+    /**
+     * @param store    the store whose local state of a rule ({@link BucketStore#forgetRule}) a change makes stale
+     * @param shared   where operator changes are kept
+     * @param observer told of each change applied here
+     */
+    public LiveRules(TollgateConfig config, RuleEditor editor, BucketStore store, SharedRules shared,
+            Consumer<RateLimitRuleChanged> observer) {
+        this.config = config;
+        this.editor = editor;
+        this.store = store;
+        this.shared = shared;
+        this.observer = observer;
+        ClassLoader application = Thread.currentThread().getContextClassLoader();
+        this.worker = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "tollgate-live-rules");
+            thread.setDaemon(true);
+            thread.setContextClassLoader(application);
+            return thread;
+        });
+    }
+
+    /** Takes in the changes made before this member started, listens for the next ones, and starts reading the configuration again. */
+    public LiveRules start() {
+        shared.start((rule, overlay) -> execute(() -> sharedChange(rule, overlay))).forEach(this::sharedChange);
+        Duration refresh = config.configRefresh();
+        if (!refresh.isZero()) {
+            worker.scheduleWithFixedDelay(this::refresh, refresh.toMillis(), refresh.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        return this;
+    }
+
+    /** @see io.tollgate.RateLimitRules#change */
+    public Map<String, String> change(String rule, Map<String, String> attributes) {
+        Objects.requireNonNull(attributes, "attributes");
+        return update(rule, current -> {
+            Map<String, String> next = new LinkedHashMap<>(current);
+            attributes.forEach((name, value) -> next.put(name, Objects.requireNonNull(value, name)));
+            return next;
+        });
+    }
+
+    /** @see io.tollgate.RateLimitRules#override */
+    public Map<String, String> override(String rule, String key, String limits) {
+        Objects.requireNonNull(key, "key");
+        return update(rule, current -> withOverrides(current, RuleEditor.withOverride(resolve(rule, current), key, limits)));
+    }
+
+    /** @see io.tollgate.RateLimitRules#removeOverride */
+    public Map<String, String> removeOverride(String rule, String key) {
+        Objects.requireNonNull(key, "key");
+        return update(rule, current -> withOverrides(current, RuleEditor.withoutOverride(resolve(rule, current), key)));
+    }
+
+    /** @see io.tollgate.RateLimitRules#revert */
+    public Map<String, String> revert(String rule) {
+        return update(rule, current -> Map.of());
+    }
+
+    /** @see io.tollgate.RateLimitRules#current */
+    public Map<String, String> current(String rule) {
+        return rule(rule).live().values();
+    }
+
+    /** @see io.tollgate.RateLimitRules#changes */
+    public Map<String, String> changes(String rule) {
+        rule(rule);
+        RuleOverlay overlay = overlays.get(rule);
+        return overlay == null ? Map.of() : overlay.attributes();
+    }
+
+    /** Reads the configuration again and applies what changed in it, rule by rule; a rule whose change is refused keeps its values. */
+    public void refresh() {
+        for (String rule : config.rules().keySet()) {
+            try {
+                apply(rule, overlays.get(rule), Source.CONFIGURATION, shared.member());
+            } catch (RuntimeException e) {
+                refused(rule, "Rate-limit rule '" + rule + "': its configuration changed, and the change is refused (the rule "
+                        + "keeps its values): " + e.getMessage());
+            }
+        }
+    }
+
+    private Map<String, String> update(String rule, UnaryOperator<Map<String, String>> edit) {
+        rule(rule);
+        RuleOverlay stored = shared.update(rule, overlay -> {
+            Map<String, String> next = edit.apply(overlay == null ? Map.of() : overlay.attributes());
+            resolve(rule, next); // refused whole, nothing stored
+            return next.isEmpty() ? null : new RuleOverlay(next, shared.member(), Instant.now());
+        });
+        apply(rule, stored, Source.API, stored == null ? shared.member() : stored.by());
+        return current(rule);
+    }
+
+    private static Map<String, String> withOverrides(Map<String, String> overlay, String overrides) {
+        Map<String, String> next = new LinkedHashMap<>(overlay);
+        next.put("overrides", overrides);
+        return next;
+    }
+
+    /** @throws IllegalArgumentException with the deployment's problem lines if the rule cannot have {@code overlay} */
+    private LiveRule resolve(String rule, Map<String, String> overlay) {
+        try {
+            return editor.resolve(rule, overlay);
+        } catch (InvalidConfigurationException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    private void sharedChange(String rule, RuleOverlay overlay) {
+        if (config.rule(rule) == null) {
+            refused(rule, "Rate-limit rule '" + rule + "' was changed on " + (overlay == null ? "another member" : overlay.by())
+                    + ", but this member has no such rule; it is left out here");
+            return;
+        }
+        try {
+            apply(rule, overlay, Source.API, overlay == null ? "another member" : overlay.by());
+        } catch (RuntimeException e) {
+            refused(rule, "Rate-limit rule '" + rule + "': the change made on " + (overlay == null ? "another member" : overlay.by())
+                    + " is refused on this member, whose configuration differs (the rule keeps its values here): " + e.getMessage());
+        }
+    }
+
+    /** Works out the rule with {@code overlay} and, if that changes it, swaps it in and says so. */
+    private synchronized void apply(String name, RuleOverlay overlay, Source source, String origin) {
+        RuleConfig rule = rule(name);
+        LiveRule next = resolve(name, overlay == null ? Map.of() : overlay.attributes());
+        if (overlay == null) {
+            overlays.remove(name);
+        } else {
+            overlays.put(name, overlay);
+        }
+        refusals.remove(name);
+        LiveRule before = rule.live();
+        if (next.sameValues(before)) {
+            return;
+        }
+        editor.apply(rule, next);
+        store.forgetRule(name);
+        Map<String, RateLimitRuleChanged.Change> changes = new LinkedHashMap<>();
+        Map<String, String> after = next.values();
+        before.values().forEach((attribute, old) -> {
+            if (!old.equals(after.get(attribute))) {
+                changes.put(attribute, new RateLimitRuleChanged.Change(old, after.get(attribute)));
+            }
+        });
+        Instant now = Instant.now();
+        LOG.info(() -> "Rate-limit rule '" + name + "' changed " + (source == Source.API ? "through the operator API (made on "
+                + origin + (overlay == null ? ", reverted to the configuration" : " at " + overlay.at()) + ")" : "in the configuration")
+                + ", applied on " + shared.member() + " at " + now + ": " + describe(changes));
+        observer.accept(new RateLimitRuleChanged(name, changes, source, origin, shared.member(), now));
+    }
+
+    private static String describe(Map<String, RateLimitRuleChanged.Change> changes) {
+        StringBuilder text = new StringBuilder();
+        changes.forEach((attribute, change) -> text.append(text.length() == 0 ? "" : ", ").append(attribute).append(" '")
+                .append(change.before()).append("' -> '").append(change.after()).append('\''));
+        return text.toString();
+    }
+
+    private void refused(String rule, String message) {
+        if (!message.equals(refusals.put(rule, message))) {
+            LOG.warning(message);
+        }
+    }
+
+    private RuleConfig rule(String name) {
+        RuleConfig rule = name == null ? null : config.rule(name);
+        if (rule == null) {
+            throw new IllegalArgumentException("rule = '" + name + "': no such rule; configured rules are " + config.rules().keySet());
+        }
+        return rule;
+    }
+
+    private void execute(Runnable task) {
+        try {
+            worker.execute(task);
+        } catch (RejectedExecutionException e) {
+            LOG.log(Level.FINE, "A rule change arrived after Tollgate stopped", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        worker.shutdownNow();
+        try {
+            shared.close();
+        } catch (Exception e) {
+            LOG.log(Level.FINE, "Closing the shared rule changes failed", e);
+        }
+    }
+}
