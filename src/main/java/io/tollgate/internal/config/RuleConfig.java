@@ -3,6 +3,8 @@ package io.tollgate.internal.config;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.request.CostSpec;
+import io.tollgate.internal.request.ExemptSpec;
+import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.KeySpec;
 import io.tollgate.internal.request.MatchSpec;
 import io.tollgate.internal.request.PathPattern;
@@ -20,9 +22,11 @@ public final class RuleConfig {
     private final List<PathPattern> paths;
     private final Mode mode;
     private final StoreFailurePolicy onStoreFailure;
+    private final ExemptSpec exempt;
+    private final MissingKeyPolicy onMissingKey;
 
     RuleConfig(String name, List<Limit> limits, KeySpec key, CostSpec cost, MatchSpec match, List<PathPattern> paths,
-            Mode mode, StoreFailurePolicy onStoreFailure) {
+            Mode mode, StoreFailurePolicy onStoreFailure, ExemptSpec exempt, MissingKeyPolicy onMissingKey) {
         this.name = name;
         this.limits = List.copyOf(limits);
         this.bucket = TokenBucket.of(this.limits);
@@ -32,6 +36,8 @@ public final class RuleConfig {
         this.paths = List.copyOf(paths);
         this.mode = mode;
         this.onStoreFailure = onStoreFailure;
+        this.exempt = exempt;
+        this.onMissingKey = onMissingKey;
     }
 
     public String name() {
@@ -56,6 +62,21 @@ public final class RuleConfig {
 
     public MatchSpec match() {
         return match;
+    }
+
+    /** @return the conditions that let a request through untouched by this rule */
+    public ExemptSpec exempt() {
+        return exempt;
+    }
+
+    /** @return whether the rule applies to {@code request} ({@code null}: outside one): it matches, and is not exempt */
+    public boolean appliesTo(IncomingRequest request) {
+        return match.matches(request) && !exempt.exempts(request);
+    }
+
+    /** @return what a request without a part of the key gets */
+    public MissingKeyPolicy onMissingKey() {
+        return onMissingKey;
     }
 
     /** @return the path patterns that apply this rule without an annotation; empty if none */
@@ -84,6 +105,8 @@ public final class RuleConfig {
     @Override
     public String toString() {
         return name + " " + limits + " key=" + key + " cost=" + cost + (match.isAll() ? "" : " match=" + match)
-                + (paths.isEmpty() ? "" : " paths=" + paths) + " mode=" + mode + " on-store-failure=" + onStoreFailure;
+                + (paths.isEmpty() ? "" : " paths=" + paths) + " mode=" + mode + " on-store-failure=" + onStoreFailure
+                + (exempt.isNone() ? "" : " exempt=" + exempt)
+                + (onMissingKey == MissingKeyPolicy.SHARED ? "" : " on-missing-key=" + onMissingKey);
     }
 }
