@@ -4,14 +4,16 @@ import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.RequestView;
 import io.tollgate.internal.request.TrustedProxies;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The one request view of the unit tests: a request with just the parts a test gives it, from
- * {@value #DEFAULT_PEER} on path {@code /} unless told otherwise. Header names are case-insensitive,
+ * The one request view of the unit tests: a request with just the parts a test gives it, a {@code GET}
+ * from {@value #DEFAULT_PEER} on path {@code /} unless told otherwise. Header names are case-insensitive,
  * as in HTTP; query parameter names are not.
  */
 public final class FakeRequest implements RequestView {
@@ -25,6 +27,8 @@ public final class FakeRequest implements RequestView {
     private String principal;
     private String path = "/";
     private String remoteAddress = DEFAULT_PEER;
+    private String method = "GET";
+    private final Set<String> roles = new HashSet<>();
     private int remoteAddressReads;
 
     /** @return a request without headers, query, principal or claims */
@@ -66,6 +70,23 @@ public final class FakeRequest implements RequestView {
         return this;
     }
 
+    /** Sets the HTTP method. */
+    public FakeRequest method(String method) {
+        this.method = method;
+        return this;
+    }
+
+    /** Puts the caller in {@code roles}, besides those given before. */
+    public FakeRequest roles(String... roles) {
+        this.roles.addAll(List.of(roles));
+        return this;
+    }
+
+    /** @return this request as rules see it, trusting {@code proxies} */
+    public IncomingRequest incoming(TrustedProxies proxies) {
+        return new IncomingRequest(this, proxies);
+    }
+
     /** @return this request as rules see it, with no trusted proxies */
     public IncomingRequest incoming() {
         return new IncomingRequest(this, TrustedProxies.NONE);
@@ -99,6 +120,16 @@ public final class FakeRequest implements RequestView {
     @Override
     public String path() {
         return path;
+    }
+
+    @Override
+    public String method() {
+        return method;
+    }
+
+    @Override
+    public boolean isUserInRole(String role) {
+        return roles.contains(role);
     }
 
     @Override

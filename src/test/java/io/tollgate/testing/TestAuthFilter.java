@@ -12,16 +12,15 @@ import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.ext.Provider;
 import java.security.Principal;
-import java.util.HashSet;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
  * The server's authentication, as a test stand-in: a bearer token is verified by SmallRye JWT and
  * becomes a {@link JsonWebToken} principal (what MicroProfile JWT does in Payara and Liberty); a
- * {@code X-Test-User} header becomes a plain principal (what container authentication does), in the
- * comma-separated roles of an {@code X-Test-Roles} header.
+ * {@code X-Test-User} header becomes a plain principal (what container authentication does), in the roles
+ * its comma-separated {@code X-Test-Roles} header names (what the server's role mapping does).
  */
 @Provider
 @PreMatching
@@ -34,7 +33,7 @@ public class TestAuthFilter implements ContainerRequestFilter {
     public void filter(ContainerRequestContext context) {
         String authorization = context.getHeaderString("Authorization");
         Principal principal;
-        Set<String> inRoles = new HashSet<>();
+        List<String> roles = new ArrayList<>();
         if (authorization != null && authorization.startsWith("Bearer ")) {
             try {
                 if (parser == null) {
@@ -47,9 +46,9 @@ public class TestAuthFilter implements ContainerRequestFilter {
         } else if (context.getHeaderString("X-Test-User") != null) {
             String name = context.getHeaderString("X-Test-User");
             principal = () -> name;
-            String roles = context.getHeaderString("X-Test-Roles");
-            if (roles != null) {
-                inRoles.addAll(List.of(roles.split(",")));
+            String named = context.getHeaderString("X-Test-Roles");
+            for (String role : named == null ? new String[0] : named.split(",")) {
+                roles.add(role.trim());
             }
         } else {
             return;
@@ -63,7 +62,7 @@ public class TestAuthFilter implements ContainerRequestFilter {
 
             @Override
             public boolean isUserInRole(String role) {
-                return inRoles.contains(role);
+                return roles.contains(role);
             }
 
             @Override

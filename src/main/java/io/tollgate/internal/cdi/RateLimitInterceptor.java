@@ -5,6 +5,7 @@ import io.tollgate.RateLimited;
 import io.tollgate.internal.limiter.RequestGate;
 import io.tollgate.internal.limiter.RuleCheck;
 import io.tollgate.internal.request.InvalidCostException;
+import io.tollgate.internal.request.MissingKeyException;
 import io.tollgate.internal.runtime.Binding;
 import io.tollgate.internal.runtime.RequestRecord;
 import io.tollgate.internal.runtime.Tollgate;
@@ -59,6 +60,8 @@ public class RateLimitInterceptor {
             checks = tollgate.gate().check(binding.rules(), record != null ? record.request() : null, method, arguments, key);
         } catch (InvalidCostException e) {
             throw new RefusedCostException(e);
+        } catch (MissingKeyException e) {
+            throw new RefusedKeyException(e);
         }
         if (record != null) {
             record.record(checks);

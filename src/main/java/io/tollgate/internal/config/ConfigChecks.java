@@ -45,7 +45,7 @@ final class ConfigChecks {
         // the costs are checked even without limits: a bad one there is a mistake all the same
         CostSpec cost = cost(draft, limits.stream().mapToLong(Limit::burst).min().orElse(Long.MAX_VALUE), problems);
         return limits.isEmpty() || cost == null ? null : new RuleConfig(draft.name(), limits, draft.key(), cost, draft.match(), draft.paths(),
-                draft.mode(), draft.onStoreFailure());
+                draft.mode(), draft.onStoreFailure(), draft.exempt(), draft.onMissingKey());
     }
 
     /** @return the rule's limits: its {@code limits}, or one of its rate and burst; empty if there are problems */

@@ -2,6 +2,7 @@ package io.tollgate.internal.config;
 
 import io.tollgate.internal.core.InvalidDefinitionException;
 import io.tollgate.internal.core.Limit;
+import io.tollgate.internal.request.ExemptSpec;
 import io.tollgate.internal.request.KeySpec;
 import io.tollgate.internal.request.MatchSpec;
 import io.tollgate.internal.request.PathPattern;
@@ -28,6 +29,8 @@ final class RuleAttributes {
             "the tokens of one period (`10` → 10, `1000/1h` → 1000, `0.5` → 1)");
     static final Property<List<Limit>> LIMITS = Property.described("limits", List.of(), Parsers.limits(), "—");
     static final Property<KeySpec> KEY = Property.of("key", "ip", KeySpec::parse);
+    static final Property<MissingKeyPolicy> ON_MISSING_KEY = Property.of("on-missing-key", "shared",
+            Parsers.choice(MissingKeyPolicy.values()));
     /** A whole number or a source in the request; which of them {@link ConfigChecks#cost} works out with the cost bounds. */
     static final Property<String> COST = Property.of("cost", "1", text -> text);
     static final Property<Long> DEFAULT_COST = Property.of("default-cost", "1", Parsers.whole(0, Long.MAX_VALUE));
@@ -37,6 +40,7 @@ final class RuleAttributes {
     static final Property<OnInvalidCost> ON_INVALID_COST = Property.of("on-invalid-cost", "reject",
             Parsers.choice(OnInvalidCost.values()));
     static final Property<MatchSpec> MATCH = Property.described("match", MatchSpec.ALL, MatchSpec::parse, "(all requests)");
+    static final Property<ExemptSpec> EXEMPT = Property.of("exempt", "", ExemptSpec::parse);
     static final Property<List<PathPattern>> PATHS = Property.of("paths", "", Parsers.paths());
     static final Property<Mode> MODE = Property.of("mode", "enforce", Parsers.choice(Mode.values()));
     static final Property<StoreFailurePolicy> ON_STORE_FAILURE = Property.of("on-store-failure", "allow",
@@ -45,8 +49,8 @@ final class RuleAttributes {
     static final Property<Map<String, List<Limit>>> OVERRIDES = Property.of("overrides", "", Overrides::parse);
 
     /** Every one, in order. */
-    static final List<Property<?>> ALL = List.of(RATE, TOKENS_PER_SECOND, BURST, LIMITS, KEY, COST, DEFAULT_COST, MIN_COST,
-            MAX_COST, ON_INVALID_COST, MATCH, PATHS, MODE, ON_STORE_FAILURE, OVERRIDES);
+    static final List<Property<?>> ALL = List.of(RATE, TOKENS_PER_SECOND, BURST, LIMITS, KEY, ON_MISSING_KEY, COST, DEFAULT_COST,
+            MIN_COST, MAX_COST, ON_INVALID_COST, MATCH, EXEMPT, PATHS, MODE, ON_STORE_FAILURE, OVERRIDES);
 
     /** The attributes a running application changes without a redeployment (see {@link RuleEditor}). */
     static final Set<String> LIVE = Set.of(RATE.name(), TOKENS_PER_SECOND.name(), BURST.name(), LIMITS.name(), MODE.name(),

@@ -3,6 +3,8 @@ package io.tollgate.internal.config;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.request.CostSpec;
+import io.tollgate.internal.request.ExemptSpec;
+import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.KeySpec;
 import io.tollgate.internal.request.MatchSpec;
 import io.tollgate.internal.request.PathPattern;
@@ -21,14 +23,18 @@ public final class RuleConfig {
     private final KeySpec key;
     private final MatchSpec match;
     private final List<PathPattern> paths;
+    private final ExemptSpec exempt;
+    private final MissingKeyPolicy onMissingKey;
     private volatile LiveRule live;
 
     RuleConfig(String name, List<Limit> limits, KeySpec key, CostSpec cost, MatchSpec match, List<PathPattern> paths,
-            Mode mode, StoreFailurePolicy onStoreFailure) {
+            Mode mode, StoreFailurePolicy onStoreFailure, ExemptSpec exempt, MissingKeyPolicy onMissingKey) {
         this.name = name;
         this.key = key;
         this.match = match;
         this.paths = List.copyOf(paths);
+        this.exempt = exempt;
+        this.onMissingKey = onMissingKey;
         this.live = new LiveRule(this, BucketLimits.of(limits), mode, onStoreFailure, cost, Map.of());
     }
 
@@ -66,6 +72,21 @@ public final class RuleConfig {
         return match;
     }
 
+    /** @return the conditions that let a request through untouched by this rule */
+    public ExemptSpec exempt() {
+        return exempt;
+    }
+
+    /** @return whether the rule applies to {@code request} ({@code null}: outside one): it matches, and is not exempt */
+    public boolean appliesTo(IncomingRequest request) {
+        return match.matches(request) && !exempt.exempts(request);
+    }
+
+    /** @return what a request without a part of the key gets */
+    public MissingKeyPolicy onMissingKey() {
+        return onMissingKey;
+    }
+
     /** @return the path patterns that apply this rule without an annotation; empty if none */
     public List<PathPattern> paths() {
         return paths;
@@ -94,6 +115,8 @@ public final class RuleConfig {
         LiveRule now = live;
         return name + " " + now.limits().limits() + " key=" + key + " cost=" + now.cost() + (match.isAll() ? "" : " match=" + match)
                 + (paths.isEmpty() ? "" : " paths=" + paths) + " mode=" + now.mode() + " on-store-failure=" + now.onStoreFailure()
+                + (exempt.isNone() ? "" : " exempt=" + exempt)
+                + (onMissingKey == MissingKeyPolicy.SHARED ? "" : " on-missing-key=" + onMissingKey)
                 + (now.overrides().isEmpty() ? "" : " overrides=" + now.values().get(LiveRule.OVERRIDES));
     }
 }

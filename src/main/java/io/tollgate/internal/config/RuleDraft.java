@@ -1,6 +1,7 @@
 package io.tollgate.internal.config;
 
 import io.tollgate.internal.core.Limit;
+import io.tollgate.internal.request.ExemptSpec;
 import io.tollgate.internal.request.KeySpec;
 import io.tollgate.internal.request.MatchSpec;
 import io.tollgate.internal.request.PathPattern;
@@ -22,12 +23,14 @@ import java.util.Optional;
  * @param limitsText    the limits as configured, if they are
  * @param limits        those limits
  * @param cost          the cost's text: a whole number or a source in the request
+ * @param exempt        the conditions that exempt a request from the rule
+ * @param onMissingKey  what a request without a part of the key gets
  */
 record RuleDraft(String name, RuleDefaults annotation, String rateProperty, boolean rateConfigured, boolean rateGiven,
         String rate, Optional<String> burstText, long burst,
         Optional<String> limitsText, List<Limit> limits, KeySpec key, String cost, long defaultCost, long minCost, Long maxCost,
         RuleAttributes.OnInvalidCost onInvalidCost, MatchSpec match, List<PathPattern> paths, Mode mode,
-        StoreFailurePolicy onStoreFailure) {
+        StoreFailurePolicy onStoreFailure, ExemptSpec exempt, MissingKeyPolicy onMissingKey) {
 
     /** @return the full name of the rule's property for {@code attribute} */
     String property(Property<?> attribute) {

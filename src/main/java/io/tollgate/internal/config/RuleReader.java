@@ -3,6 +3,7 @@ package io.tollgate.internal.config;
 import static io.tollgate.internal.config.RuleAttributes.BURST;
 import static io.tollgate.internal.config.RuleAttributes.COST;
 import static io.tollgate.internal.config.RuleAttributes.DEFAULT_COST;
+import static io.tollgate.internal.config.RuleAttributes.EXEMPT;
 import static io.tollgate.internal.config.RuleAttributes.KEY;
 import static io.tollgate.internal.config.RuleAttributes.LIMITS;
 import static io.tollgate.internal.config.RuleAttributes.MATCH;
@@ -10,6 +11,7 @@ import static io.tollgate.internal.config.RuleAttributes.MAX_COST;
 import static io.tollgate.internal.config.RuleAttributes.MIN_COST;
 import static io.tollgate.internal.config.RuleAttributes.MODE;
 import static io.tollgate.internal.config.RuleAttributes.ON_INVALID_COST;
+import static io.tollgate.internal.config.RuleAttributes.ON_MISSING_KEY;
 import static io.tollgate.internal.config.RuleAttributes.ON_STORE_FAILURE;
 import static io.tollgate.internal.config.RuleAttributes.OVERRIDES;
 import static io.tollgate.internal.config.RuleAttributes.PATHS;
@@ -62,7 +64,7 @@ final class RuleReader {
         return new RuleDraft(name, annotation, RuleDraft.property(name, rateAttribute.name()), rateConfigured, rateGiven, rate, burstText, burst,
                 limitsText, read(LIMITS, ""), read(KEY, annotation.key()), read(COST, annotation.cost()), read(DEFAULT_COST, ""),
                 read(MIN_COST, ""), read(MAX_COST, ""), read(ON_INVALID_COST, ""), read(MATCH, ""), read(PATHS, ""), read(MODE, ""),
-                read(ON_STORE_FAILURE, ""));
+                read(ON_STORE_FAILURE, ""), read(EXEMPT, ""), read(ON_MISSING_KEY, ""));
     }
 
     /** @return the attribute as configured, else as the annotations give it (if they do), else its default */

@@ -2,6 +2,7 @@ package io.tollgate.internal.http;
 
 import io.tollgate.Decision;
 import io.tollgate.internal.request.InvalidCostException;
+import io.tollgate.internal.request.MissingKeyException;
 
 /** RFC 9457 {@code application/problem+json} bodies for 429 and 400 answers. */
 public final class ProblemBodies {
@@ -14,6 +15,8 @@ public final class ProblemBodies {
     public static final String REDUCED_CAPACITY = "https://iana.org/assignments/http-problem-types#temporary-reduced-capacity";
     /** The problem type of a cost value that cannot be charged. */
     public static final String INVALID_COST = "urn:tollgate:problem:invalid-cost";
+    /** The problem type of a request without a part of a rule's key ({@code on-missing-key=reject}). */
+    public static final String MISSING_KEY = "urn:tollgate:problem:missing-key";
 
     private ProblemBodies() {
     }
@@ -41,10 +44,19 @@ public final class ProblemBodies {
 
     /** @return the body of a 400 for a bad cost */
     public static String invalidCost(InvalidCostException e) {
-        return new StringBuilder(256).append("{\"type\":").append(quote(INVALID_COST))
-                .append(",\"title\":\"Bad Request\",\"status\":400,\"detail\":").append(quote(e.getMessage()))
-                .append(e.rule() == null ? "" : ",\"rule\":" + quote(e.rule()))
-                .append(",\"source\":").append(quote(e.source())).append('}').toString();
+        return badRequest(INVALID_COST, e.getMessage(), e.rule(), e.source());
+    }
+
+    /** @return the body of a 400 for a request without a part of a rule's key, naming the rule and the part */
+    public static String missingKey(MissingKeyException e) {
+        return badRequest(MISSING_KEY, e.getMessage(), e.rule(), e.part());
+    }
+
+    private static String badRequest(String type, String detail, String rule, String source) {
+        return new StringBuilder(256).append("{\"type\":").append(quote(type))
+                .append(",\"title\":\"Bad Request\",\"status\":400,\"detail\":").append(quote(detail))
+                .append(rule == null ? "" : ",\"rule\":" + quote(rule))
+                .append(",\"source\":").append(quote(source)).append('}').toString();
     }
 
     static String quote(String text) {

@@ -51,6 +51,17 @@ final class JaxrsRequestView implements RequestView {
         return security == null ? null : security.getUserPrincipal();
     }
 
+    @Override
+    public String method() {
+        return context.getMethod();
+    }
+
+    @Override
+    public boolean isUserInRole(String role) {
+        SecurityContext security = context.getSecurityContext();
+        return security != null && security.isUserInRole(role);
+    }
+
     /** The path as the runtime routed it: its decoded segments without matrix parameters. */
     @Override
     public String path() {

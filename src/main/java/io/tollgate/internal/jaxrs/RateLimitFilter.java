@@ -5,6 +5,7 @@ import io.tollgate.internal.limiter.RequestGate;
 import io.tollgate.internal.limiter.RuleCheck;
 import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.InvalidCostException;
+import io.tollgate.internal.request.MissingKeyException;
 import io.tollgate.internal.runtime.Binding;
 import io.tollgate.internal.runtime.RequestRecord;
 import io.tollgate.internal.runtime.Tollgate;
@@ -16,8 +17,8 @@ import java.util.List;
 
 /**
  * Checks one resource method's rules (resolved when the application started) and the path rules
- * that match the request, before the body is read. Answers 429 on a denial and 400 on a bad cost,
- * in both cases having charged nothing more.
+ * that match the request, before the body is read. Answers 429 on a denial and 400 on a bad cost or a
+ * missing key part ({@code on-missing-key=reject}), in every case having charged nothing more.
  */
 final class RateLimitFilter implements ContainerRequestFilter {
 
@@ -58,6 +59,9 @@ final class RateLimitFilter implements ContainerRequestFilter {
             checks = tollgate.gate().check(rules, request, resourceMethod, NO_ARGUMENTS, null);
         } catch (InvalidCostException e) {
             context.abortWith(Responses.invalidCost(e));
+            return;
+        } catch (MissingKeyException e) {
+            context.abortWith(Responses.missingKey(e));
             return;
         }
         record.record(checks);

@@ -7,6 +7,7 @@ import io.tollgate.internal.http.RateLimitHeaders;
 import io.tollgate.internal.http.RetryAfter;
 import io.tollgate.internal.limiter.RuleCheck;
 import io.tollgate.internal.request.InvalidCostException;
+import io.tollgate.internal.request.MissingKeyException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
@@ -33,8 +34,15 @@ final class Responses {
     }
 
     static Response invalidCost(InvalidCostException e) {
-        return Response.status(Response.Status.BAD_REQUEST).type(ProblemBodies.MEDIA_TYPE)
-                .entity(ProblemBodies.invalidCost(e)).build();
+        return badRequest(ProblemBodies.invalidCost(e));
+    }
+
+    static Response missingKey(MissingKeyException e) {
+        return badRequest(ProblemBodies.missingKey(e));
+    }
+
+    private static Response badRequest(String body) {
+        return Response.status(Response.Status.BAD_REQUEST).type(ProblemBodies.MEDIA_TYPE).entity(body).build();
     }
 
     /** Adds the rate-limit headers of {@code checks} that the response does not carry yet. */

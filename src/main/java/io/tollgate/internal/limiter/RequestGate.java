@@ -2,9 +2,12 @@ package io.tollgate.internal.limiter;
 
 import io.tollgate.RateLimitKeyResolver;
 import io.tollgate.internal.config.LiveRule;
+import io.tollgate.internal.config.MissingKeyPolicy;
+import io.tollgate.internal.config.Mode;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.InvalidCostException;
+import io.tollgate.internal.request.MissingKeyException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +17,9 @@ import java.util.function.Function;
  * Applies a list of rules to one request or call. Every key and cost is worked out first, so a bad
  * cost ({@link io.tollgate.internal.request.InvalidCostException}) charges nothing. The rules are then
  * checked in order; the first enforced denial ends the check (tokens taken by earlier rules stay taken).
- * Rules whose {@code match} does not hold are skipped.
+ * Rules whose {@code match} does not hold, or whose {@code exempt} does, are skipped, and so are rules with
+ * {@code on-missing-key=skip} for a request without a part of their key; {@code on-missing-key=reject} refuses
+ * such a request ({@link MissingKeyException}) before anything is charged.
  */
 public final class RequestGate {
 
@@ -34,6 +39,7 @@ public final class RequestGate {
      * @param keyOverride a key from a {@code @RateLimitKey} argument, or {@code null}
      * @return every check made; the last one is the denial, if there was one
      * @throws io.tollgate.internal.request.InvalidCostException if a cost value is bad and refused
+     * @throws MissingKeyException if a part of a rule's key is missing and the rule refuses that
      */
     public List<RuleCheck> check(List<RuleConfig> rules, IncomingRequest request, Method method, Object[] arguments,
             String keyOverride) {
@@ -43,7 +49,7 @@ public final class RequestGate {
         long[] costs = new long[n];
         int count = 0;
         for (RuleConfig rule : rules) {
-            if (!rule.match().matches(request)) {
+            if (!rule.appliesTo(request) || (keyOverride == null && skipsMissingKey(rule, request))) {
                 continue;
             }
             LiveRule live = rule.live();
@@ -66,6 +72,22 @@ public final class RequestGate {
             }
         }
         return checks;
+    }
+
+    /**
+     * @return whether {@code rule} does not apply because {@code request} lacks a part of its key
+     * @throws MissingKeyException if the rule refuses such requests (a rule in shadow mode never refuses: it skips them)
+     */
+    private static boolean skipsMissingKey(RuleConfig rule, IncomingRequest request) {
+        MissingKeyPolicy policy = rule.onMissingKey();
+        if (policy == MissingKeyPolicy.SHARED) {
+            return false;
+        }
+        String missing = rule.key().missingPart(request);
+        if (missing != null && policy == MissingKeyPolicy.REJECT && rule.mode() == Mode.ENFORCE) {
+            throw MissingKeyException.of(rule.name(), missing, request != null);
+        }
+        return missing != null;
     }
 
     /** @return the enforced denial among {@code checks}, or {@code null} if the request may proceed */

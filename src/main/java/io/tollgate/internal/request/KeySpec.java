@@ -13,7 +13,9 @@ import java.util.function.Function;
  * {@code principal}, {@code header:<name>}, {@code query:<name>}, {@code jwt:<claim>},
  * {@code path}, {@code global}, {@code resolver:<class>}. A part the request does not have
  * (no such header, no request at all) contributes the empty string, so such callers share one
- * bucket rather than escape the limit.
+ * bucket rather than escape the limit, unless the rule's {@code on-missing-key} says otherwise
+ * ({@link #missingPart}). Only the parts read from a source can be missing: every request has a
+ * client address and a path, and {@code global} and resolvers always give a key.
  */
 public final class KeySpec {
 
@@ -112,6 +114,20 @@ public final class KeySpec {
             key.append(value.length()).append(':').append(value); // length-prefixed: no ambiguity
         }
         return key.toString();
+    }
+
+    /**
+     * @param request the HTTP request, or {@code null} outside one
+     * @return the first {@code header:}, {@code query:}, {@code jwt:} or {@code principal} part the request
+     *         does not have (e.g. {@code header:x-api-key}), or {@code null} if it has them all
+     */
+    public String missingPart(IncomingRequest request) {
+        for (Part part : parts) {
+            if (part.kind == Kind.SOURCE && (request == null || part.source.value(request.view()) == null)) {
+                return part.source.toString();
+            }
+        }
+        return null;
     }
 
     @Override

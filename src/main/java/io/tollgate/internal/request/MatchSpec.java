@@ -1,12 +1,10 @@
 package io.tollgate.internal.request;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
- * Which requests a rule applies to: conditions {@code <source>=<value>} joined by commas, all of
- * which must hold, e.g. {@code jwt:plan=free} or {@code header:X-Tier=gold, jwt:region=eu}.
+ * Which requests a rule applies to: {@linkplain Condition conditions} joined by commas, all of which must
+ * hold, e.g. {@code jwt:plan=free} or {@code header:X-Tier=gold, method=POST|PUT, ip!=10.0.0.0/8}.
  * {@code <source>=*} only asks that the value be present. Outside an HTTP request no condition holds.
  */
 public final class MatchSpec {
@@ -23,26 +21,13 @@ public final class MatchSpec {
     }
 
     /**
-     * @throws IllegalArgumentException with the reason, for a condition that is not {@code <source>=<value>}
+     * @throws IllegalArgumentException with the reason, for a condition that is malformed
      */
     public static MatchSpec parse(String text) {
         if (text.isBlank()) {
             return ALL;
         }
-        List<Condition> conditions = new ArrayList<>();
-        for (String raw : text.split(",", -1)) {
-            String condition = raw.trim();
-            int eq = condition.indexOf('=');
-            Source source = eq <= 0 ? null
-                    : Source.parse(condition.substring(0, eq), Source.Kind.HEADER, Source.Kind.QUERY, Source.Kind.JWT, Source.Kind.PRINCIPAL);
-            String expected = eq <= 0 ? "" : condition.substring(eq + 1).trim();
-            if (source == null || expected.isEmpty()) {
-                throw new IllegalArgumentException("'" + condition + "' is not a condition; use <source>=<value> with a source "
-                        + "header:<name>, query:<name>, jwt:<claim> or principal, and * for any value");
-            }
-            conditions.add(new Condition(source, expected));
-        }
-        return new MatchSpec(Collections.unmodifiableList(conditions), text.trim());
+        return new MatchSpec(Condition.parseList(text), text.trim());
     }
 
     /** @return whether every condition holds for {@code request} ({@code null}: outside a request) */
@@ -54,8 +39,7 @@ public final class MatchSpec {
             return false;
         }
         for (Condition condition : conditions) {
-            String actual = condition.source.value(request.view());
-            if (actual == null || !(condition.expected.equals("*") || condition.expected.equals(actual))) {
+            if (!condition.holds(request)) {
                 return false;
             }
         }
@@ -70,15 +54,5 @@ public final class MatchSpec {
     @Override
     public String toString() {
         return text;
-    }
-
-    private static final class Condition {
-        final Source source;
-        final String expected;
-
-        Condition(Source source, String expected) {
-            this.source = source;
-            this.expected = expected;
-        }
     }
 }

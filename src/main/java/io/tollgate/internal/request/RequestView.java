@@ -23,6 +23,12 @@ public interface RequestView {
     /** @return the address of the TCP peer, as a literal IP address */
     String remoteAddress();
 
+    /** @return the HTTP method, as sent ({@code GET}, {@code POST}) */
+    String method();
+
+    /** @return whether the authenticated caller is in {@code role}, as the server's security answers it */
+    boolean isUserInRole(String role);
+
     /** @return the first value of the header, or {@code null} */
     default String header(String name) {
         List<String> values = headers(name);

@@ -21,11 +21,11 @@ public final class TrustedProxies {
     /** Trusts nobody: the client address is always the TCP peer. */
     public static final TrustedProxies NONE = new TrustedProxies(List.of(), "", Header.X_FORWARDED_FOR);
 
-    private final List<Range> ranges;
+    private final List<AddressRange> ranges;
     private final String text;
     private final Header header;
 
-    private TrustedProxies(List<Range> ranges, String text, Header header) {
+    private TrustedProxies(List<AddressRange> ranges, String text, Header header) {
         this.ranges = ranges;
         this.text = text;
         this.header = header;
@@ -50,30 +50,12 @@ public final class TrustedProxies {
      * @throws IllegalArgumentException naming the first entry that is not one
      */
     public static TrustedProxies parse(List<String> entries) {
-        List<Range> ranges = new ArrayList<>();
+        List<AddressRange> ranges = new ArrayList<>();
         for (String raw : entries) {
             String entry = raw.trim();
-            if (entry.isEmpty()) {
-                continue;
+            if (!entry.isEmpty()) {
+                ranges.add(AddressRange.parse(entry));
             }
-            int slash = entry.indexOf('/');
-            byte[] address = IpAddresses.parse(slash < 0 ? entry : entry.substring(0, slash));
-            if (address == null) {
-                throw new IllegalArgumentException("'" + entry + "' is not an IP address or CIDR range");
-            }
-            int bits = address.length * 8;
-            int prefix = bits;
-            if (slash >= 0) {
-                try {
-                    prefix = Integer.parseInt(entry.substring(slash + 1));
-                } catch (NumberFormatException e) {
-                    prefix = -1;
-                }
-                if (prefix < 0 || prefix > bits) {
-                    throw new IllegalArgumentException("'" + entry + "' has a prefix length outside 0.." + bits);
-                }
-            }
-            ranges.add(new Range(address, prefix));
         }
         return ranges.isEmpty() ? NONE
                 : new TrustedProxies(Collections.unmodifiableList(ranges), String.join(", ", entries), Header.X_FORWARDED_FOR);
@@ -81,19 +63,7 @@ public final class TrustedProxies {
 
     /** @return whether the literal address {@code ip} is trusted */
     public boolean contains(String ip) {
-        if (ranges.isEmpty()) {
-            return false;
-        }
-        byte[] address = IpAddresses.parse(ip);
-        if (address == null) {
-            return false;
-        }
-        for (Range range : ranges) {
-            if (range.contains(address)) {
-                return true;
-            }
-        }
-        return false;
+        return !ranges.isEmpty() && AddressRange.anyContains(ranges, ip);
     }
 
     /** @return whether no proxy is trusted */
@@ -104,33 +74,5 @@ public final class TrustedProxies {
     @Override
     public String toString() {
         return text;
-    }
-
-    private static final class Range {
-        final byte[] network;
-        final int prefix;
-
-        Range(byte[] network, int prefix) {
-            this.network = network;
-            this.prefix = prefix;
-        }
-
-        boolean contains(byte[] address) {
-            if (address.length != network.length) {
-                return false;
-            }
-            int full = prefix / 8;
-            for (int i = 0; i < full; i++) {
-                if (address[i] != network[i]) {
-                    return false;
-                }
-            }
-            int rest = prefix % 8;
-            if (rest == 0) {
-                return true;
-            }
-            int mask = (0xff << (8 - rest)) & 0xff;
-            return (address[full] & mask) == (network[full] & mask);
-        }
     }
 }

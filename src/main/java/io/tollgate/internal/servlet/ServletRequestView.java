@@ -83,6 +83,16 @@ final class ServletRequestView implements RequestView {
     }
 
     @Override
+    public String method() {
+        return request.getMethod();
+    }
+
+    @Override
+    public boolean isUserInRole(String role) {
+        return request.isUserInRole(role);
+    }
+
+    @Override
     public String path() {
         String servletPath = request.getServletPath();
         String pathInfo = request.getPathInfo();

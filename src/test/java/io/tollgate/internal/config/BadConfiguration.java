@@ -73,12 +73,16 @@ public final class BadConfiguration {
         add(cases, RULE + "limits", none, "10/s burst 0", "abc", " ", "0/s", "10/s burst x",
                 String.join(",", java.util.Collections.nCopies(17, "1/s")));
         add(cases, RULE + "key", rate, "cookie:session", "header:", "ip,", "resolver:1com.Keys");
+        add(cases, RULE + "on-missing-key", rate, "ignore", "400", "share");
         add(cases, RULE + "cost", rate, "body:size", "1.5", "99999999999999999999", "11", "0");
         add(cases, RULE + "default-cost", statedCost, "-1", "1.5", "abc", "11");
         add(cases, RULE + "min-cost", rate, "-1", "one", "1.5");
         add(cases, RULE + "max-cost", rate, "0", "abc", "30");
         add(cases, RULE + "on-invalid-cost", statedCost, "ignore", "400");
         add(cases, RULE + "match", rate, "plan=free", "jwt:plan", "=free", "path:/x=1");
+        add(cases, RULE + "match", rate, "method=FETCH", "ip=10.0.0.0/33", "role=", "!header:X-Internal", "header:X-Tier=gold|");
+        add(cases, RULE + "exempt", rate, "ip=10.0.0.0/33", "ip=intranet", "method=*", "role=", "role=admin,", "!role=admin",
+                "header:X-Internal==1", "admin");
         add(cases, RULE + "paths", rate, "api/search", "/api/a**");
         add(cases, RULE + "mode", rate, "block", "off");
         add(cases, RULE + "on-store-failure", rate, "open", "closed");

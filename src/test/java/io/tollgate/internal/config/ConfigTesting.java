@@ -18,8 +18,8 @@ final class ConfigTesting {
     static final String RATE_HELP = "use tokens per second (10, 0.5) or <tokens>/<period> (1000/1h, 5/100ms)";
     static final String KEY_HELP = " is not a key; use ip, principal, header:<name>, query:<name>, jwt:<claim>, path, "
             + "global or resolver:<class>, comma-separated for a composite key";
-    static final String MATCH_HELP = " is not a condition; use <source>=<value> with a source header:<name>, "
-            + "query:<name>, jwt:<claim> or principal, and * for any value";
+    static final String MATCH_HELP = " is not a condition; use <source>=<value> or <source>!=<value> with a source "
+            + "header:<name>, query:<name>, jwt:<claim>, principal, method, ip or role, | between values and * for any value";
 
     private ConfigTesting() {
     }

@@ -231,7 +231,7 @@ class RuleAttributesTest {
         "=free                         | =free",
         "path:/x=1                     | path:/x=1",
         "header:X-Tier=gold,           | ''",
-        "header:X-Tier=gold, ip=1      | ip=1",
+        "header:X-Tier=gold, cookie:x=1 | cookie:x=1",
     })
     void refusesABadMatch(String match, String condition) {
         assertThat(problems(RULE + "rate", "10", RULE + "match", match)).containsExactly(

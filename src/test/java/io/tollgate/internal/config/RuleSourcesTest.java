@@ -104,8 +104,8 @@ class RuleSourcesTest {
     void refusesAnUnknownRuleAttribute() {
         assertThat(problems(RULE + "rate", "10", RULE + "brust", "20")).containsExactly(
                 "tollgate.rules.search.brust = '20': unknown rule attribute 'brust'; known ones are rate, tokens-per-second, "
-                        + "burst, limits, key, cost, default-cost, min-cost, max-cost, on-invalid-cost, match, paths, mode, "
-                        + "on-store-failure, overrides");
+                        + "burst, limits, key, on-missing-key, cost, default-cost, min-cost, max-cost, on-invalid-cost, match, "
+                        + "exempt, paths, mode, on-store-failure, overrides");
     }
 
     @Test

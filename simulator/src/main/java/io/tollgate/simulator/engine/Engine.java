@@ -10,6 +10,7 @@ import io.tollgate.internal.limiter.RequestGate;
 import io.tollgate.internal.limiter.RuleCheck;
 import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.InvalidCostException;
+import io.tollgate.internal.request.MissingKeyException;
 import io.tollgate.internal.store.InMemoryBucketStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,6 +91,8 @@ public final class Engine {
             checks = gate.check(rules, incoming, null, NO_ARGUMENTS, null);
         } catch (InvalidCostException e) {
             return new Verdict(Verdict.Outcome.BAD_COST, e.rule(), 0, before, before);
+        } catch (MissingKeyException e) {
+            return new Verdict(Verdict.Outcome.BAD_COST, e.rule(), 0, before, before); // a 400 as well, nothing charged
         }
         Verdict.Outcome outcome = Verdict.Outcome.ALLOWED;
         String rule = null;
@@ -112,7 +115,7 @@ public final class Engine {
 
     /** @return the charted rule's bucket key for this request, or {@code null} if that rule does not apply to it */
     private String chartKey(List<RuleConfig> rules, IncomingRequest request) {
-        if (charted == null || !rules.contains(charted) || !charted.match().matches(request)) {
+        if (charted == null || !rules.contains(charted) || !charted.appliesTo(request)) {
             return null;
         }
         return charted.key().resolve(charted.name(), request, null, NO_ARGUMENTS, null);

@@ -15,6 +15,7 @@ public final class SimRequest implements RequestView {
     private final String remoteAddress;
     private final String path;
     private final String principal;
+    private final String method;
     private final Map<String, List<String>> headers;
     private final Map<String, List<String>> query;
     private final Map<String, String> claims;
@@ -23,6 +24,7 @@ public final class SimRequest implements RequestView {
         this.remoteAddress = b.remoteAddress;
         this.path = b.path;
         this.principal = b.principal;
+        this.method = b.method;
         this.headers = b.headers;
         this.query = b.query;
         this.claims = b.claims;
@@ -62,11 +64,23 @@ public final class SimRequest implements RequestView {
         return remoteAddress;
     }
 
+    @Override
+    public String method() {
+        return method;
+    }
+
+    /** A modelled or logged request carries no roles: a {@code role} condition never holds. */
+    @Override
+    public boolean isUserInRole(String role) {
+        return false;
+    }
+
     /** Builds a {@link SimRequest}. */
     public static final class Builder {
         private final String remoteAddress;
         private final String path;
         private String principal;
+        private String method = "GET";
         private final Map<String, List<String>> headers = new TreeMap<>();
         private final Map<String, List<String>> query = new TreeMap<>();
         private final Map<String, String> claims = new TreeMap<>();
@@ -78,6 +92,11 @@ public final class SimRequest implements RequestView {
 
         public Builder principal(String name) {
             this.principal = name;
+            return this;
+        }
+
+        public Builder method(String method) {
+            this.method = method;
             return this;
         }
 

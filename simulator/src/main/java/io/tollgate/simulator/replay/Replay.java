@@ -207,6 +207,7 @@ public final class Replay {
         record.headers().forEach(request::header);
         request.header(STATUS_HEADER, Integer.toString(record.status()));
         request.header(METHOD_HEADER, record.method());
+        request.method(record.method());
         if (q >= 0) {
             for (String pair : target.substring(q + 1).split("&")) {
                 if (pair.isEmpty()) {
