@@ -15,11 +15,13 @@ import java.util.Objects;
  *                its text before and after
  * @param source  where the change came from
  * @param origin  the member where it was made (for {@link Source#CONFIGURATION}, this member)
+ * @param caller  the authenticated caller who made it through {@link RateLimitRules} (the name of the
+ *                application's {@code Principal}), or {@code null}: a configuration change, or a call without one
  * @param member  this member, which applied it
  * @param time    when this member applied it
  */
-public record RateLimitRuleChanged(String rule, Map<String, Change> changes, Source source, String origin, String member,
-        Instant time) implements RateLimitEvent {
+public record RateLimitRuleChanged(String rule, Map<String, Change> changes, Source source, String origin, String caller,
+        String member, Instant time) implements RateLimitEvent {
 
     /** Where a change came from. */
     public enum Source {
@@ -38,7 +40,7 @@ public record RateLimitRuleChanged(String rule, Map<String, Change> changes, Sou
     public record Change(String before, String after) {
     }
 
-    /** @throws NullPointerException if any component is {@code null} */
+    /** @throws NullPointerException if any component but {@code caller} is {@code null} */
     public RateLimitRuleChanged {
         Objects.requireNonNull(rule, "rule");
         changes = Collections.unmodifiableMap(new LinkedHashMap<>(changes));

@@ -42,7 +42,7 @@ final class CdiEvents implements DecisionObserver {
     /** @return what tells the application of each rule change, if it observes them */
     static Consumer<RateLimitRuleChanged> ruleChanges(BeanManager beans) {
         ObservedEvent<RateLimitRuleChanged> changes = ObservedEvent.of(beans, RateLimitRuleChanged.class, new RateLimitRuleChanged(
-                SAMPLE.rule(), Map.of(), RateLimitRuleChanged.Source.API, "", "", Instant.EPOCH));
+                SAMPLE.rule(), Map.of(), RateLimitRuleChanged.Source.API, "", null, "", Instant.EPOCH));
         return changes.observed() ? changes::fire : change -> { };
     }
 

@@ -201,7 +201,7 @@ public class TollgateExtension implements Extension {
                 }
             }
             running.liveRules(new LiveRules(config, new RuleEditor(settings, annotations.values(), config), store, shared,
-                    ruleChanges(beans)).start());
+                    ruleChanges(beans), new Callers(beans)).start());
             tollgate = running;
             annotatedTypes.clear(); // needed no longer
         } catch (Exception | LinkageError e) {

@@ -19,6 +19,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -39,6 +40,7 @@ public final class LiveRules implements AutoCloseable {
     private final BucketStore store;
     private final SharedRules shared;
     private final Consumer<RateLimitRuleChanged> observer;
+    private final Supplier<String> caller;
     /** The operator's changes in force here, by rule. */
     private final Map<String, RuleOverlay> overlays = new ConcurrentHashMap<>();
     /** The last refusal logged, by rule: a configuration that stays refused is logged once. */
@@ -50,14 +52,16 @@ public final class LiveRules implements AutoCloseable {
      * @param store    the store whose local state of a rule ({@link BucketStore#forgetRule}) a change makes stale
      * @param shared   where operator changes are kept
      * @param observer told of each change applied here
+     * @param caller   the authenticated caller of the operator API, {@code null} where there is none
      */
     public LiveRules(TollgateConfig config, RuleEditor editor, BucketStore store, SharedRules shared,
-            Consumer<RateLimitRuleChanged> observer) {
+            Consumer<RateLimitRuleChanged> observer, Supplier<String> caller) {
         this.config = config;
         this.editor = editor;
         this.store = store;
         this.shared = shared;
         this.observer = observer;
+        this.caller = caller;
         ClassLoader application = Thread.currentThread().getContextClassLoader();
         this.worker = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "tollgate-live-rules");
@@ -120,7 +124,7 @@ public final class LiveRules implements AutoCloseable {
     public void refresh() {
         for (String rule : config.rules().keySet()) {
             try {
-                apply(rule, overlays.get(rule), Source.CONFIGURATION, shared.member());
+                apply(rule, overlays.get(rule), Source.CONFIGURATION, shared.member(), null);
             } catch (RuntimeException e) {
                 refused(rule, "Rate-limit rule '" + rule + "': its configuration changed, and the change is refused (the rule "
                         + "keeps its values): " + e.getMessage());
@@ -130,12 +134,13 @@ public final class LiveRules implements AutoCloseable {
 
     private Map<String, String> update(String rule, UnaryOperator<Map<String, String>> edit) {
         rule(rule);
+        String who = caller.get();
         RuleOverlay stored = shared.update(rule, overlay -> {
             Map<String, String> next = edit.apply(overlay == null ? Map.of() : overlay.attributes());
             resolve(rule, next); // refused whole, nothing stored
-            return next.isEmpty() ? null : new RuleOverlay(next, shared.member(), Instant.now());
+            return next.isEmpty() ? null : new RuleOverlay(next, shared.member(), who, Instant.now());
         });
-        apply(rule, stored, Source.API, stored == null ? shared.member() : stored.by());
+        apply(rule, stored, Source.API, stored == null ? shared.member() : stored.by(), who);
         return current(rule);
     }
 
@@ -161,15 +166,19 @@ public final class LiveRules implements AutoCloseable {
             return;
         }
         try {
-            apply(rule, overlay, Source.API, overlay == null ? "another member" : overlay.by());
+            apply(rule, overlay, Source.API, overlay == null ? "another member" : overlay.by(), overlay == null ? null : overlay.caller());
         } catch (RuntimeException e) {
             refused(rule, "Rate-limit rule '" + rule + "': the change made on " + (overlay == null ? "another member" : overlay.by())
                     + " is refused on this member, whose configuration differs (the rule keeps its values here): " + e.getMessage());
         }
     }
 
-    /** Works out the rule with {@code overlay} and, if that changes it, swaps it in and says so. */
-    private synchronized void apply(String name, RuleOverlay overlay, Source source, String origin) {
+    /**
+     * Works out the rule with {@code overlay} and, if that changes it, swaps it in and says so.
+     *
+     * @param who the authenticated caller who made the change through the API, or {@code null}
+     */
+    private synchronized void apply(String name, RuleOverlay overlay, Source source, String origin, String who) {
         RuleConfig rule = rule(name);
         LiveRule next = resolve(name, overlay == null ? Map.of() : overlay.attributes());
         if (overlay == null) {
@@ -192,10 +201,11 @@ public final class LiveRules implements AutoCloseable {
             }
         });
         Instant now = Instant.now();
-        LOG.info(() -> "Rate-limit rule '" + name + "' changed " + (source == Source.API ? "through the operator API (made on "
-                + origin + (overlay == null ? ", reverted to the configuration" : " at " + overlay.at()) + ")" : "in the configuration")
+        LOG.info(() -> "Rate-limit rule '" + name + "' changed " + (source == Source.API ? "through the operator API (made "
+                + (who == null ? "" : "by " + who + " ") + "on " + origin
+                + (overlay == null ? ", reverted to the configuration" : " at " + overlay.at()) + ")" : "in the configuration")
                 + ", applied on " + shared.member() + " at " + now + ": " + describe(changes));
-        observer.accept(new RateLimitRuleChanged(name, changes, source, origin, shared.member(), now));
+        observer.accept(new RateLimitRuleChanged(name, changes, source, origin, who, shared.member(), now));
     }
 
     private static String describe(Map<String, RateLimitRuleChanged.Change> changes) {

@@ -16,23 +16,31 @@ import java.util.TreeMap;
  *
  * @param attributes attribute name to value text, as the rule's properties would give them
  * @param by         the member where the last change was made
+ * @param caller     the authenticated caller who made it, or {@code null} where the application had none
  * @param at         when it was made
  */
-public record RuleOverlay(Map<String, String> attributes, String by, Instant at) {
+public record RuleOverlay(Map<String, String> attributes, String by, String caller, Instant at) {
 
     private static final String ATTRIBUTE = "attribute.";
     private static final String BY = "changed-by";
+    private static final String CALLER = "changed-by-caller";
     private static final String AT = "changed-at";
 
     public RuleOverlay {
         attributes = Collections.unmodifiableMap(new TreeMap<>(attributes));
     }
 
-    /** @return the overlay as text: {@code attribute.rate=100/1s}, {@code changed-by=...}, {@code changed-at=...} */
+    /**
+     * @return the overlay as text: {@code attribute.rate=100/1s}, {@code changed-by=...}, {@code changed-by-caller=...},
+     *         {@code changed-at=...}
+     */
     public String encode() {
         Properties properties = new Properties();
         attributes.forEach((name, value) -> properties.setProperty(ATTRIBUTE + name, value));
         properties.setProperty(BY, by);
+        if (caller != null) {
+            properties.setProperty(CALLER, caller);
+        }
         properties.setProperty(AT, at.toString());
         StringWriter text = new StringWriter();
         try {
@@ -58,6 +66,7 @@ public record RuleOverlay(Map<String, String> attributes, String by, Instant at)
             }
         }
         String at = properties.getProperty(AT);
-        return new RuleOverlay(attributes, properties.getProperty(BY, "unknown"), at == null ? Instant.EPOCH : Instant.parse(at));
+        return new RuleOverlay(attributes, properties.getProperty(BY, "unknown"), properties.getProperty(CALLER),
+                at == null ? Instant.EPOCH : Instant.parse(at));
     }
 }

@@ -59,7 +59,7 @@ class SharedRuleChangesTest {
         BucketStore store = StoreStack.DEFAULT.over(buckets);
         List<RateLimitRuleChanged> events = new CopyOnWriteArrayList<>();
         LiveRules rules = new LiveRules(config, new RuleEditor(settings, List.of(), config), store,
-                HazelcastStores.sharedRules(buckets, map + "-rules"), events::add).start();
+                HazelcastStores.sharedRules(buckets, map + "-rules"), events::add, () -> "operator-" + index).start();
         opened.add(rules);
         opened.add(store);
         return new Member(config, new Limiter(store, Duration.ofSeconds(10)), rules, events);
@@ -90,6 +90,7 @@ class SharedRuleChangesTest {
             assertThat(second.events()).last().satisfies(event -> {
                 assertThat(event.source()).isEqualTo(RateLimitRuleChanged.Source.API);
                 assertThat(event.origin()).startsWith("member ").isNotEqualTo(event.member());
+                assertThat(event.caller()).as("who made it, on the first member").isEqualTo("operator-0");
                 assertThat(event.changes()).containsKey("overrides");
             });
 

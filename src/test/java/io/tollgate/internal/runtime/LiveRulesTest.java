@@ -64,7 +64,7 @@ class LiveRulesTest {
         LongSupplier nanoTime = () -> nanos;
         store = new StoreStack(true, 1000).over(new InMemoryBucketStore(clock, 1000), nanoTime);
         limiter = new Limiter(store, Duration.ofSeconds(1));
-        rules = new LiveRules(config, new RuleEditor(settings, List.of(), config), store, SharedRules.local(), events::add).start();
+        rules = new LiveRules(config, new RuleEditor(settings, List.of(), config), store, SharedRules.local(), events::add, () -> "ops@example.com").start();
     }
 
     @AfterEach
@@ -108,6 +108,7 @@ class LiveRulesTest {
         assertThat(rules.changes("search")).containsOnlyKeys("rate", "burst", "mode");
         assertThat(events).singleElement().satisfies(event -> {
             assertThat(event.source()).isEqualTo(RateLimitRuleChanged.Source.API);
+            assertThat(event.caller()).isEqualTo("ops@example.com");
             assertThat(event.changes()).containsEntry("limits", new RateLimitRuleChanged.Change("10/1s burst 10", "100/1s burst 200"))
                     .containsEntry("mode", new RateLimitRuleChanged.Change("enforce", "shadow")).hasSize(2);
         });
@@ -187,7 +188,10 @@ class LiveRulesTest {
         properties.put("tollgate.rules.search.overrides", "acme=50/1s");
         rules.refresh();
         assertThat(rules.current("search")).containsEntry("limits", "20/1s burst 10").containsEntry("overrides", "acme=50/1s burst 50");
-        assertThat(events).last().satisfies(event -> assertThat(event.source()).isEqualTo(RateLimitRuleChanged.Source.CONFIGURATION));
+        assertThat(events).last().satisfies(event -> {
+            assertThat(event.source()).isEqualTo(RateLimitRuleChanged.Source.CONFIGURATION);
+            assertThat(event.caller()).as("nobody called the API").isNull();
+        });
         rules.change("search", Map.of("limits", "50/1s burst 50"));
         properties.put("tollgate.rules.search.rate", "30/1s");
         rules.refresh();
