@@ -15,6 +15,7 @@ import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.request.HttpRequests;
 import io.tollgate.internal.runtime.Binding;
 import io.tollgate.internal.runtime.Tollgate;
+import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BatchingBucketStore;
 import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.InMemoryBucketStore;
@@ -167,11 +168,13 @@ public class TollgateExtension implements Extension {
         }
         BucketStore store = null;
         try {
-            store = openStore(config, beans);
+            BatchingBucketStore decider = openStore(config, beans);
+            store = stacked(config, decider);
+            Bans bans = bans(config, decider);
             warmUp(store, config);
             HttpRequests httpRequests = httpRequests(beans);
             DecisionObserver observer = DecisionObserver.both(metrics(config, beans), events(beans));
-            Tollgate running = new Tollgate(config, store, resolvers, observer, httpRequests,
+            Tollgate running = new Tollgate(config, store, bans, resolvers, observer, httpRequests,
                     new ContextRequestRecords(config, httpRequests, beans));
             for (AnnotatedType<?> type : annotatedTypes) {
                 for (AnnotatedMethod<?> method : type.getMethods()) {
@@ -276,7 +279,8 @@ public class TollgateExtension implements Extension {
         return (RateLimitKeyResolver) beans.getReference(bean, type, beans.createCreationalContext(bean));
     }
 
-    private static BucketStore openStore(TollgateConfig config, BeanManager beans) throws Exception {
+    /** @return the store that decides, opened; the caller stacks it ({@link #stacked}) */
+    private static BatchingBucketStore openStore(TollgateConfig config, BeanManager beans) throws Exception {
         if (config.rules().isEmpty()) {
             return new InMemoryBucketStore(Clock.SYSTEM, 1);
         }
@@ -289,9 +293,25 @@ public class TollgateExtension implements Extension {
             throw new IllegalStateException("com.hazelcast:hazelcast is not on the class path; add it to the application "
                     + "(5.3.8 to 5.7.0), use a server that provides it, or set tollgate.store=memory for a single instance");
         }
-        BatchingBucketStore hazelcast = HazelcastStores.open(config.hazelcast(), config.storeTimeout(), new ApplicationHazelcast(beans));
+        return HazelcastStores.open(config.hazelcast(), config.storeTimeout(), new ApplicationHazelcast(beans));
+    }
+
+    /** @return the in-memory store as it is; Hazelcast's under the denial cache and coalescing, as configured */
+    private static BucketStore stacked(TollgateConfig config, BatchingBucketStore decider) {
+        if (decider instanceof InMemoryBucketStore) {
+            return decider;
+        }
         return new StoreStack(config.hazelcast().coalescing(), config.denialCache() ? config.denialCacheMaxEntries() : 0)
-                .over(hazelcast);
+                .over(decider);
+    }
+
+    /**
+     * @return the rules' bans: in this JVM for the in-memory store, shared by the cluster for Hazelcast (only where a
+     *         rule has a ban: no map, no listener otherwise); denials are counted by the store that decides
+     */
+    private static Bans bans(TollgateConfig config, BatchingBucketStore decider) {
+        boolean any = config.rules().values().stream().anyMatch(rule -> rule.ban() != null);
+        return decider instanceof InMemoryBucketStore || !any ? Bans.local(decider) : HazelcastStores.bans(decider);
     }
 
     private static String describe(Throwable e) {

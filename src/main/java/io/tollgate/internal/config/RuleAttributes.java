@@ -5,6 +5,7 @@ import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.request.KeySpec;
 import io.tollgate.internal.request.MatchSpec;
 import io.tollgate.internal.request.PathPattern;
+import java.time.Duration;
 import java.util.List;
 
 /** Every attribute of a rule ({@code tollgate.rules.<name>.<attribute>}), once, in the order of the README's table. */
@@ -39,10 +40,17 @@ final class RuleAttributes {
     static final Property<Mode> MODE = Property.of("mode", "enforce", Parsers.choice(Mode.values()));
     static final Property<StoreFailurePolicy> ON_STORE_FAILURE = Property.of("on-store-failure", "allow",
             Parsers.choice(StoreFailurePolicy.values()));
+    /** The denials of one key that start a ban: {@code <n>/<period>}; none by default. */
+    static final Property<Limit> BAN_AFTER = Property.described("ban-after", null, Parsers.banAfter(), "(none)");
+    /** How long a ban lasts; required with {@code ban-after}. */
+    static final Property<Duration> BAN_FOR = Property.described("ban-for", null,
+            Parsers.duration(BanChecks.MAX_BAN, BanChecks.MAX_BAN_TEXT), "— (required with `ban-after`)");
+    /** The status of a banned request's answer; only with {@code ban-after}. */
+    static final Property<Integer> BAN_STATUS = Property.described("ban-status", null, Parsers.status(429, 403), "`429`");
 
     /** Every one, in order. */
     static final List<Property<?>> ALL = List.of(RATE, TOKENS_PER_SECOND, BURST, LIMITS, KEY, COST, DEFAULT_COST, MIN_COST,
-            MAX_COST, ON_INVALID_COST, MATCH, PATHS, MODE, ON_STORE_FAILURE);
+            MAX_COST, ON_INVALID_COST, MATCH, PATHS, MODE, ON_STORE_FAILURE, BAN_AFTER, BAN_FOR, BAN_STATUS);
 
     private RuleAttributes() {
     }

@@ -20,9 +20,10 @@ public final class RuleConfig {
     private final List<PathPattern> paths;
     private final Mode mode;
     private final StoreFailurePolicy onStoreFailure;
+    private final BanRule ban;
 
     RuleConfig(String name, List<Limit> limits, KeySpec key, CostSpec cost, MatchSpec match, List<PathPattern> paths,
-            Mode mode, StoreFailurePolicy onStoreFailure) {
+            Mode mode, StoreFailurePolicy onStoreFailure, BanRule ban) {
         this.name = name;
         this.limits = List.copyOf(limits);
         this.bucket = TokenBucket.of(this.limits);
@@ -32,6 +33,7 @@ public final class RuleConfig {
         this.paths = List.copyOf(paths);
         this.mode = mode;
         this.onStoreFailure = onStoreFailure;
+        this.ban = ban;
     }
 
     public String name() {
@@ -81,9 +83,20 @@ public final class RuleConfig {
         return onStoreFailure;
     }
 
+    /** @return the rule's temporary ban after repeated denials, or {@code null} if it has none */
+    public BanRule ban() {
+        return ban;
+    }
+
+    /** @return the ban that applies to this rule's keys: none in shadow mode, which never bans */
+    public BanRule enforcedBan() {
+        return mode == Mode.ENFORCE ? ban : null;
+    }
+
     @Override
     public String toString() {
         return name + " " + limits + " key=" + key + " cost=" + cost + (match.isAll() ? "" : " match=" + match)
-                + (paths.isEmpty() ? "" : " paths=" + paths) + " mode=" + mode + " on-store-failure=" + onStoreFailure;
+                + (paths.isEmpty() ? "" : " paths=" + paths) + " mode=" + mode + " on-store-failure=" + onStoreFailure
+                + (ban == null ? "" : " " + ban);
     }
 }

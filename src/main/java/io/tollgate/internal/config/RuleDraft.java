@@ -22,12 +22,13 @@ import java.util.Optional;
  * @param limitsText    the limits as configured, if they are
  * @param limits        those limits
  * @param cost          the cost's text: a whole number or a source in the request
+ * @param ban           the ban attributes
  */
 record RuleDraft(String name, RuleDefaults annotation, String rateProperty, boolean rateConfigured, boolean rateGiven,
         String rate, Optional<String> burstText, long burst,
         Optional<String> limitsText, List<Limit> limits, KeySpec key, String cost, long defaultCost, long minCost, Long maxCost,
         RuleAttributes.OnInvalidCost onInvalidCost, MatchSpec match, List<PathPattern> paths, Mode mode,
-        StoreFailurePolicy onStoreFailure) {
+        StoreFailurePolicy onStoreFailure, BanChecks.Draft ban) {
 
     /** @return the full name of the rule's property for {@code attribute} */
     String property(Property<?> attribute) {

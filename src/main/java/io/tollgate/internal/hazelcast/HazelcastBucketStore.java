@@ -140,6 +140,16 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
         return wire.inUse();
     }
 
+    /** @return the instance the buckets are kept in */
+    HazelcastInstance hazelcast() {
+        return hazelcast;
+    }
+
+    /** @return the IMap holding the buckets */
+    String mapName() {
+        return mapName;
+    }
+
     /** Ends this store's share of the wire version negotiation. */
     @Override
     public void close() {

@@ -24,6 +24,7 @@ import io.tollgate.TollgateHazelcast;
 import io.tollgate.internal.config.HazelcastSettings;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
+import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BatchingBucketStore;
 import java.io.File;
 import java.io.FileNotFoundException;
@@ -115,6 +116,16 @@ public final class HazelcastStores {
                 + settings.mapName());
         return new Closing(new HazelcastBucketStore(member, settings.mapName(),
                 settings.serialization() != HazelcastSettings.Serialization.DATA_SERIALIZABLE, timeout), member::shutdown);
+    }
+
+    /**
+     * @param store a store {@link #open} opened
+     * @return the bans of the store's cluster, shared by every member and client of it, with their denials counted in
+     *         {@code store}; closed before the store
+     */
+    public static Bans bans(BatchingBucketStore store) {
+        HazelcastBucketStore buckets = store instanceof Closing closing ? closing.store : (HazelcastBucketStore) store;
+        return HazelcastBanSharing.open(buckets.hazelcast(), buckets.mapName(), store);
     }
 
     private static BatchingBucketStore borrowed(HazelcastInstance instance, HazelcastSettings settings, MapConfig mapConfig,

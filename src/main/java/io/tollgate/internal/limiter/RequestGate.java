@@ -1,5 +1,6 @@
 package io.tollgate.internal.limiter;
 
+import io.tollgate.Decision;
 import io.tollgate.RateLimitKeyResolver;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.request.IncomingRequest;
@@ -13,7 +14,8 @@ import java.util.function.Function;
  * Applies a list of rules to one request or call. Every key and cost is worked out first, so a bad
  * cost ({@link io.tollgate.internal.request.InvalidCostException}) charges nothing. The rules are then
  * checked in order; the first enforced denial ends the check (tokens taken by earlier rules stay taken).
- * Rules whose {@code match} does not hold are skipped.
+ * Rules whose {@code match} does not hold are skipped. A key banned by one of the rules is denied before any
+ * rule is charged: a banned client charges nothing.
  */
 public final class RequestGate {
 
@@ -54,6 +56,12 @@ public final class RequestGate {
                 throw e.forRule(rule.name());
             }
             count++;
+        }
+        for (int i = 0; i < count; i++) {
+            Decision banned = limiter.banned(applicable[i], keys[i], costs[i]);
+            if (banned != null) {
+                return List.of(RuleCheck.of(applicable[i], keys[i], banned));
+            }
         }
         List<RuleCheck> checks = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {

@@ -4,6 +4,7 @@ import io.tollgate.Decision;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.limiter.DecisionObserver;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -16,18 +17,21 @@ import org.eclipse.microprofile.metrics.Timer;
 
 /**
  * Tollgate's metrics in the application's MicroProfile Metrics registry, tagged with the rule:
- * {@code tollgate.decisions} by {@code outcome} (allowed, denied, shadow-denied),
- * {@code tollgate.store.failures} by {@code cause} (timeout, error) and the timer
+ * {@code tollgate.decisions} by {@code outcome} (allowed, denied, shadow-denied, and banned for a rule with a ban),
+ * {@code tollgate.store.failures} by {@code cause} (timeout, error), {@code tollgate.bans} (bans started on this
+ * member, for a rule with a ban) and the timer
  * {@code tollgate.decision.time}. Every metric exists from deployment on, so a rule that never
  * denied shows 0. Only loaded where the server offers MicroProfile Metrics.
  */
 public final class MicroProfileMetrics implements DecisionObserver {
 
     static final Metadata DECISIONS = Metadata.builder().withName("tollgate.decisions")
-            .withDescription("Rate-limit decisions, by rule and outcome (allowed, denied, shadow-denied)").build();
+            .withDescription("Rate-limit decisions, by rule and outcome (allowed, denied, shadow-denied, banned)").build();
     static final Metadata STORE_FAILURES = Metadata.builder().withName("tollgate.store.failures")
             .withDescription("Decisions the rate-limit store did not answer, by rule and cause (timeout, error); "
                     + "the rule's on-store-failure policy answered them").build();
+    static final Metadata BANS = Metadata.builder().withName("tollgate.bans")
+            .withDescription("Bans started by this member after repeated denials, by rule").build();
     static final Metadata DECISION_TIME = Metadata.builder().withName("tollgate.decision.time")
             .withDescription("How long rate-limit decisions took their callers, by rule").withUnit(MetricUnits.NANOSECONDS).build();
 
@@ -35,7 +39,7 @@ public final class MicroProfileMetrics implements DecisionObserver {
 
     public MicroProfileMetrics(MetricRegistry registry, Collection<RuleConfig> rules) {
         for (RuleConfig rule : rules) {
-            this.rules.put(rule.name(), new RuleMetrics(registry, new Tag("rule", rule.name())));
+            this.rules.put(rule.name(), new RuleMetrics(registry, new Tag("rule", rule.name()), rule.ban() != null));
         }
     }
 
@@ -45,7 +49,9 @@ public final class MicroProfileMetrics implements DecisionObserver {
         if (metrics == null) {
             return;
         }
-        if (decision.shadowDenied()) {
+        if (decision.banned()) {
+            metrics.banned.inc();
+        } else if (decision.shadowDenied()) {
             metrics.shadowDenied.inc();
         } else if (decision.allowed()) {
             metrics.allowed.inc();
@@ -63,20 +69,33 @@ public final class MicroProfileMetrics implements DecisionObserver {
         }
     }
 
+    @Override
+    public void banned(RuleConfig rule, String key, Instant until) {
+        RuleMetrics metrics = rules.get(rule.name());
+        if (metrics != null && metrics.bans != null) {
+            metrics.bans.inc();
+        }
+    }
+
     private static final class RuleMetrics {
         final Counter allowed;
         final Counter denied;
         final Counter shadowDenied;
         final Counter timeouts;
         final Counter errors;
+        /** For a rule with a ban: requests its bans refused, and bans started; else {@code null}. */
+        final Counter banned;
+        final Counter bans;
         final Timer time;
 
-        RuleMetrics(MetricRegistry registry, Tag rule) {
+        RuleMetrics(MetricRegistry registry, Tag rule, boolean bans) {
             allowed = registry.counter(DECISIONS, rule, new Tag("outcome", "allowed"));
             denied = registry.counter(DECISIONS, rule, new Tag("outcome", "denied"));
             shadowDenied = registry.counter(DECISIONS, rule, new Tag("outcome", "shadow-denied"));
             timeouts = registry.counter(STORE_FAILURES, rule, new Tag("cause", "timeout"));
             errors = registry.counter(STORE_FAILURES, rule, new Tag("cause", "error"));
+            banned = bans ? registry.counter(DECISIONS, rule, new Tag("outcome", "banned")) : null;
+            this.bans = bans ? registry.counter(BANS, rule) : null;
             time = registry.timer(DECISION_TIME, rule);
         }
     }

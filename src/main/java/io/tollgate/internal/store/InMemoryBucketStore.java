@@ -90,6 +90,16 @@ public final class InMemoryBucketStore implements BatchingBucketStore {
         return CompletableFuture.completedFuture(outcomes);
     }
 
+    /** @return the clock buckets are decided on */
+    public Clock clock() {
+        return clock;
+    }
+
+    /** Drops the bucket at {@code key}: it is full again. */
+    public void remove(String key) {
+        buckets.remove(key);
+    }
+
     /** @return the number of buckets held, expired ones included until the next sweep */
     public int size() {
         return buckets.size();
