@@ -22,7 +22,7 @@ class ScenarioReaderTest {
         assertThat(e.problems()).containsExactlyInAnyOrder(
                 "tollgate.rules.search.rate = 'ten': not a rate; use tokens per second (10, 0.5) or <tokens>/<period> (1000/1h, 5/100ms)",
                 "tollgate.rules.search.brust = '20': unknown rule attribute 'brust'; known ones are rate, tokens-per-second, burst, "
-                        + "limits, key, cost, default-cost, min-cost, max-cost, on-invalid-cost, match, paths, mode, on-store-failure");
+                        + "limits, key, cost, default-cost, min-cost, max-cost, on-invalid-cost, match, paths, mode, on-store-failure, ban-after, ban-for, ban-status");
     }
 
     @Test

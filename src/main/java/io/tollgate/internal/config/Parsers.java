@@ -88,6 +88,9 @@ final class Parsers {
             if (!Syntax.isPerPeriod(text)) {
                 throw new IllegalArgumentException("not a count of denials per period; use <n>/<period>, e.g. 10/1m or 5/30s");
             }
+            if (Syntax.parseLong(text.substring(0, text.indexOf('/')), "the count") < 1) {
+                throw new IllegalArgumentException("the count of denials must be at least 1");
+            }
             try {
                 return Syntax.limit(text, 0);
             } catch (InvalidDefinitionException e) {
