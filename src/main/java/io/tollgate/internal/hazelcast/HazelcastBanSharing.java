@@ -17,6 +17,8 @@ import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BucketStore;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -36,6 +38,15 @@ final class HazelcastBanSharing implements BanSharing {
     private final IMap<String, Long> bans;
     private final IMap<String, Object> buckets;
     private final UUID listener;
+    /**
+     * Where a ban is written to the map: a ban starts as the count of a denial comes back, on a thread of Hazelcast's
+     * that may not call the cluster itself.
+     */
+    private final ExecutorService writer = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "tollgate-bans");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private HazelcastBanSharing(IMap<String, Long> bans, IMap<String, Object> buckets, UUID listener) {
         this.bans = bans;
@@ -71,9 +82,11 @@ final class HazelcastBanSharing implements BanSharing {
     @Override
     public void started(String storeKey, long untilMicros, long durationMicros) {
         long ttlMillis = Math.max(1, Math.floorDiv(durationMicros + 999, 1_000));
-        bans.setAsync(storeKey, untilMicros, ttlMillis, TimeUnit.MILLISECONDS).whenComplete((done, failure) -> {
-            if (failure != null) {
-                LOG.log(Level.WARNING, "A ban could not be shared with the cluster; it holds on this member only", failure);
+        writer.execute(() -> {
+            try {
+                bans.set(storeKey, untilMicros, ttlMillis, TimeUnit.MILLISECONDS);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "A ban could not be shared with the cluster; it holds on this member only", e);
             }
         });
     }
@@ -86,6 +99,7 @@ final class HazelcastBanSharing implements BanSharing {
 
     @Override
     public void close() {
+        writer.shutdown();
         try {
             bans.removeEntryListener(listener);
         } catch (RuntimeException e) {
