@@ -104,7 +104,8 @@ public record Decision(String rule, boolean allowed, long cost, long remaining, 
         return "Decision{rule=" + rule + ", " + (allowed ? "allowed" : "denied") + ", cost=" + cost
                 + ", remaining=" + remaining + ", limit=" + limit + ", limitIndex=" + limitIndex
                 + ", resetAfter=" + resetAfter() + ", retryAfter=" + retryAfter()
-                + (shadowDenied ? ", shadowDenied" : "") + (storeUnavailable ? ", storeUnavailable" : "") + (banned ? ", banned" : "") + '}';
+                + (shadowDenied ? ", shadowDenied" : "") + (storeUnavailable ? ", storeUnavailable" : "")
+                + (banned ? ", banned" : "") + '}';
     }
 
     /** Builds a {@link Decision} by naming its numbers; what is not set is 0 ({@code cost}: 1, {@code allowed}: true). */

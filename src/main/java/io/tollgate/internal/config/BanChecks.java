@@ -8,7 +8,10 @@ import io.tollgate.internal.core.Limit;
 import java.time.Duration;
 import java.util.Optional;
 
-/** The checks across a rule's ban attributes: {@code ban-for} goes with {@code ban-after}, and neither it nor {@code ban-status} without it. */
+/**
+ * The checks across a rule's ban attributes: {@code ban-for} goes with {@code ban-after}, and neither it nor
+ * {@code ban-status} without it.
+ */
 final class BanChecks {
 
     /** The longest ban: a week. */
@@ -32,7 +35,7 @@ final class BanChecks {
     private BanChecks() {
     }
 
-    /** @return the rule's ban, or {@code null} if it has none or its ban attributes have problems (then in {@code problems}) */
+    /** @return the rule's ban; {@code null} if it has none, or if its ban attributes have problems (then in {@code problems}) */
     static BanRule ban(RuleDraft rule, ConfigProblems problems) {
         Draft draft = rule.ban();
         if (draft.afterText().isPresent() && draft.after() == null) {
