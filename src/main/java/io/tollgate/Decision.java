@@ -28,9 +28,12 @@ import java.util.Objects;
  *                          {@code allowed} is then {@code true}
  * @param storeUnavailable  {@code true} if the store failed or timed out: nothing was charged and {@code allowed}
  *                          follows the rule's {@code on-store-failure} policy
+ * @param banned            {@code true} if the key is banned by the rule ({@code ban-after}) after repeated denials:
+ *                          {@code allowed} is then {@code false}, nothing was charged, and {@code retryAfterMicros} is
+ *                          the time left of the ban
  */
 public record Decision(String rule, boolean allowed, long cost, long remaining, long limit, int limitIndex,
-        long resetAfterMicros, long retryAfterMicros, boolean shadowDenied, boolean storeUnavailable) {
+        long resetAfterMicros, long retryAfterMicros, boolean shadowDenied, boolean storeUnavailable, boolean banned) {
 
     private static final long MICROS_PER_SECOND = 1_000_000L;
 
@@ -48,6 +51,16 @@ public record Decision(String rule, boolean allowed, long cost, long remaining, 
         if (shadowDenied && !allowed) {
             throw new IllegalArgumentException("a shadow denial lets the request proceed: allowed must be true");
         }
+        if (banned && allowed) {
+            throw new IllegalArgumentException("a banned key is denied: allowed must be false");
+        }
+    }
+
+    /** A decision that is no ban: the canonical constructor with {@code banned} {@code false}. */
+    public Decision(String rule, boolean allowed, long cost, long remaining, long limit, int limitIndex,
+            long resetAfterMicros, long retryAfterMicros, boolean shadowDenied, boolean storeUnavailable) {
+        this(rule, allowed, cost, remaining, limit, limitIndex, resetAfterMicros, retryAfterMicros, shadowDenied, storeUnavailable,
+                false);
     }
 
     /** @return a builder of a decision of {@code rule}: allowed, of cost 1, every other number 0 until set */
@@ -91,7 +104,8 @@ public record Decision(String rule, boolean allowed, long cost, long remaining, 
         return "Decision{rule=" + rule + ", " + (allowed ? "allowed" : "denied") + ", cost=" + cost
                 + ", remaining=" + remaining + ", limit=" + limit + ", limitIndex=" + limitIndex
                 + ", resetAfter=" + resetAfter() + ", retryAfter=" + retryAfter()
-                + (shadowDenied ? ", shadowDenied" : "") + (storeUnavailable ? ", storeUnavailable" : "") + '}';
+                + (shadowDenied ? ", shadowDenied" : "") + (storeUnavailable ? ", storeUnavailable" : "")
+                + (banned ? ", banned" : "") + '}';
     }
 
     /** Builds a {@link Decision} by naming its numbers; what is not set is 0 ({@code cost}: 1, {@code allowed}: true). */
@@ -107,6 +121,7 @@ public record Decision(String rule, boolean allowed, long cost, long remaining, 
         private long retryAfterMicros;
         private boolean shadowDenied;
         private boolean storeUnavailable;
+        private boolean banned;
 
         private Builder(String rule) {
             this.rule = rule;
@@ -161,13 +176,19 @@ public record Decision(String rule, boolean allowed, long cost, long remaining, 
             return this;
         }
 
+        /** @return this builder, for a key banned by the rule after repeated denials (a denial) */
+        public Builder banned(boolean banned) {
+            this.banned = banned;
+            return this;
+        }
+
         /**
          * @return the decision
          * @throws IllegalArgumentException as {@link Decision#Decision} does
          */
         public Decision build() {
             return new Decision(rule, allowed, cost, remaining, limit, limitIndex, resetAfterMicros, retryAfterMicros,
-                    shadowDenied, storeUnavailable);
+                    shadowDenied, storeUnavailable, banned);
         }
 
         private static long toMicros(Duration duration) {

@@ -4,7 +4,7 @@ import java.time.Instant;
 
 /**
  * What Tollgate tells the application as CDI events: observe a type of this package that implements it
- * ({@link RateLimitDenied}, {@link RateLimitStoreFailed}) with {@code @Observes} or {@code @ObservesAsync},
+ * ({@link RateLimitDenied}, {@link RateLimitStoreFailed}, {@link RateLimitBanned}) with {@code @Observes} or {@code @ObservesAsync},
  * or this interface for all of them. Later versions add event types (bans, rule changes): code that
  * switches over events keeps a default branch. Events name a client only by the hash of its key.
  *

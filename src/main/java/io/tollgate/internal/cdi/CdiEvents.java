@@ -1,6 +1,7 @@
 package io.tollgate.internal.cdi;
 
 import io.tollgate.Decision;
+import io.tollgate.RateLimitBanned;
 import io.tollgate.RateLimitDenied;
 import io.tollgate.RateLimitRuleChanged;
 import io.tollgate.RateLimitStoreFailed;
@@ -14,7 +15,8 @@ import java.util.function.Consumer;
 
 /**
  * Fires the application's events: a {@link RateLimitDenied} for each denial and shadow denial, a
- * {@link RateLimitStoreFailed} for each decision the store did not answer. Allowed decisions cost a test;
+ * {@link RateLimitStoreFailed} for each decision the store did not answer, a {@link RateLimitBanned} for each
+ * ban this member started. Allowed decisions cost a test;
  * the key is hashed only for an event that is fired.
  */
 final class CdiEvents implements DecisionObserver {
@@ -24,10 +26,13 @@ final class CdiEvents implements DecisionObserver {
 
     private final ObservedEvent<RateLimitDenied> denials;
     private final ObservedEvent<RateLimitStoreFailed> storeFailures;
+    private final ObservedEvent<RateLimitBanned> bans;
 
-    private CdiEvents(ObservedEvent<RateLimitDenied> denials, ObservedEvent<RateLimitStoreFailed> storeFailures) {
+    private CdiEvents(ObservedEvent<RateLimitDenied> denials, ObservedEvent<RateLimitStoreFailed> storeFailures,
+            ObservedEvent<RateLimitBanned> bans) {
         this.denials = denials;
         this.storeFailures = storeFailures;
+        this.bans = bans;
     }
 
     /** @return the events the application observes; {@link DecisionObserver#NONE} if it observes none */
@@ -36,7 +41,10 @@ final class CdiEvents implements DecisionObserver {
                 new RateLimitDenied(SAMPLE.rule(), "", SAMPLE, Instant.EPOCH));
         ObservedEvent<RateLimitStoreFailed> storeFailures = ObservedEvent.of(beans, RateLimitStoreFailed.class,
                 new RateLimitStoreFailed(SAMPLE.rule(), "", RateLimitStoreFailed.Cause.ERROR, SAMPLE, Instant.EPOCH));
-        return denials.observed() || storeFailures.observed() ? new CdiEvents(denials, storeFailures) : DecisionObserver.NONE;
+        ObservedEvent<RateLimitBanned> bans = ObservedEvent.of(beans, RateLimitBanned.class,
+                new RateLimitBanned(SAMPLE.rule(), "", Instant.EPOCH, Instant.EPOCH));
+        return denials.observed() || storeFailures.observed() || bans.observed() ? new CdiEvents(denials, storeFailures, bans)
+                : DecisionObserver.NONE;
     }
 
     /** @return what tells the application of each rule change, if it observes them */
@@ -59,6 +67,13 @@ final class CdiEvents implements DecisionObserver {
         if (storeFailures.observed()) {
             storeFailures.fire(new RateLimitStoreFailed(rule.name(), BucketKeys.hash(key),
                     timedOut ? RateLimitStoreFailed.Cause.TIMEOUT : RateLimitStoreFailed.Cause.ERROR, decision, Instant.now()));
+        }
+    }
+
+    @Override
+    public void banned(RuleConfig rule, String key, Instant until) {
+        if (bans.observed()) {
+            bans.fire(new RateLimitBanned(rule.name(), BucketKeys.hash(key), until, Instant.now()));
         }
     }
 }

@@ -20,6 +20,7 @@ import io.tollgate.internal.runtime.Binding;
 import io.tollgate.internal.runtime.LiveRules;
 import io.tollgate.internal.runtime.SharedRules;
 import io.tollgate.internal.runtime.Tollgate;
+import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BatchingBucketStore;
 import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.InMemoryBucketStore;
@@ -184,7 +185,9 @@ public class TollgateExtension implements Extension {
         SharedRules shared = SharedRules.local();
         try {
             BatchingBucketStore hazelcast = hazelcast(config, beans);
-            store = openStore(config, hazelcast);
+            BatchingBucketStore decider = hazelcast != null ? hazelcast : inMemory(config);
+            store = stacked(config, decider);
+            Bans bans = bans(config, decider);
             if (hazelcast != null) {
                 shared = HazelcastStores.sharedRules(hazelcast, config.hazelcast().mapName() + "-rules");
             }
@@ -193,7 +196,7 @@ public class TollgateExtension implements Extension {
             DecisionObserver observer = DecisionObserver.both(DecisionObserver.both(
                     bound(config.metrics(), METRICS_BINDING, METRICS_API, "MicroProfile Metrics", beans),
                     bound(config.telemetry(), TELEMETRY_BINDING, TELEMETRY_API, "OpenTelemetry", beans)), events(beans));
-            Tollgate running = new Tollgate(config, store, resolvers, observer, httpRequests,
+            Tollgate running = new Tollgate(config, store, bans, resolvers, observer, httpRequests,
                     new ContextRequestRecords(config, httpRequests, beans));
             for (AnnotatedType<?> type : annotatedTypes) {
                 for (AnnotatedMethod<?> method : type.getMethods()) {
@@ -311,13 +314,9 @@ public class TollgateExtension implements Extension {
         return (RateLimitKeyResolver) beans.getReference(bean, type, beans.createCreationalContext(bean));
     }
 
-    /** @param hazelcast the Hazelcast store, if the configuration uses one */
-    private static BucketStore openStore(TollgateConfig config, BatchingBucketStore hazelcast) {
-        if (hazelcast == null) {
-            return new InMemoryBucketStore(Clock.SYSTEM, config.rules().isEmpty() ? 1 : config.memoryMaxEntries());
-        }
-        return new StoreStack(config.hazelcast().coalescing(), config.denialCache() ? config.denialCacheMaxEntries() : 0)
-                .over(hazelcast);
+    /** @return the in-memory store (of one bucket where there are no rules) */
+    private static InMemoryBucketStore inMemory(TollgateConfig config) {
+        return new InMemoryBucketStore(Clock.SYSTEM, config.rules().isEmpty() ? 1 : config.memoryMaxEntries());
     }
 
     /** @return the Hazelcast store the configuration asks for; {@code null} for the in-memory one (or no rules) */
@@ -332,6 +331,24 @@ public class TollgateExtension implements Extension {
                     + "(5.3.8 to 5.7.0), use a server that provides it, or set tollgate.store=memory for a single instance");
         }
         return HazelcastStores.open(config.hazelcast(), config.storeTimeout(), new ApplicationHazelcast(beans));
+    }
+
+    /** @return the in-memory store as it is; Hazelcast's under the denial cache and coalescing, as configured */
+    private static BucketStore stacked(TollgateConfig config, BatchingBucketStore decider) {
+        if (decider instanceof InMemoryBucketStore) {
+            return decider;
+        }
+        return new StoreStack(config.hazelcast().coalescing(), config.denialCache() ? config.denialCacheMaxEntries() : 0)
+                .over(decider);
+    }
+
+    /**
+     * @return the rules' bans: in this JVM for the in-memory store, shared by the cluster for Hazelcast (only where a
+     *         rule has a ban: no map, no listener otherwise); denials are counted by the store that decides
+     */
+    private static Bans bans(TollgateConfig config, BatchingBucketStore decider) {
+        boolean any = config.rules().values().stream().anyMatch(rule -> rule.ban() != null);
+        return decider instanceof InMemoryBucketStore || !any ? Bans.local(decider) : HazelcastStores.bans(decider);
     }
 
     private static String describe(Throwable e) {

@@ -44,8 +44,9 @@ final class ConfigChecks {
         List<Limit> limits = limits(draft, problems);
         // the costs are checked even without limits: a bad one there is a mistake all the same
         CostSpec cost = cost(draft, limits.stream().mapToLong(Limit::burst).min().orElse(Long.MAX_VALUE), problems);
+        BanRule ban = BanChecks.ban(draft, problems);
         return limits.isEmpty() || cost == null ? null : new RuleConfig(draft.name(), limits, draft.key(), cost, draft.match(), draft.paths(),
-                draft.mode(), draft.onStoreFailure(), draft.exempt(), draft.onMissingKey());
+                draft.mode(), draft.onStoreFailure(), draft.exempt(), draft.onMissingKey(), ban);
     }
 
     /** @return the rule's limits: its {@code limits}, or one of its rate and burst; empty if there are problems */

@@ -51,6 +51,11 @@ public final class LiveRule {
         return rule;
     }
 
+    /** @return the rule's ban after repeated denials, unless this snapshot is in shadow mode (which never bans), else {@code null} */
+    public BanRule enforcedBan() {
+        return mode == Mode.ENFORCE ? rule.ban() : null;
+    }
+
     /** @return the rule's own limits */
     public BucketLimits limits() {
         return limits;

@@ -8,11 +8,13 @@ import io.tollgate.internal.request.TrustedProxies;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /** The parsers of the property tables; each refuses a text with the reason a problem line gives. */
 final class Parsers {
@@ -60,6 +62,40 @@ final class Parsers {
                 throw new IllegalArgumentException("must be one of " + String.join(", ", names));
             }
             return values[index];
+        };
+    }
+
+    /** One of the HTTP {@code statuses}, as a whole number. */
+    static Parser<Integer> status(int... statuses) {
+        String names = Arrays.stream(statuses).mapToObj(Integer::toString).collect(Collectors.joining(" or "));
+        return text -> {
+            String value = text.trim();
+            for (int status : statuses) {
+                if (value.equals(Integer.toString(status))) {
+                    return status;
+                }
+            }
+            throw new IllegalArgumentException("must be " + names);
+        };
+    }
+
+    /**
+     * A count of denials per period, {@code <n>/<period>} as a rate is written ({@code 10/1m}, {@code 5/30s}): a
+     * limit of n per period with a burst of n.
+     */
+    static Parser<Limit> banAfter() {
+        return text -> {
+            if (!Syntax.isPerPeriod(text)) {
+                throw new IllegalArgumentException("not a count of denials per period; use <n>/<period>, e.g. 10/1m or 5/30s");
+            }
+            if (Syntax.parseLong(text.substring(0, text.indexOf('/')), "the count") < 1) {
+                throw new IllegalArgumentException("the count of denials must be at least 1");
+            }
+            try {
+                return Syntax.limit(text, 0);
+            } catch (InvalidDefinitionException e) {
+                throw new IllegalArgumentException(e.field() + " " + e.reason());
+            }
         };
     }
 

@@ -6,6 +6,7 @@ import io.tollgate.internal.request.ExemptSpec;
 import io.tollgate.internal.request.KeySpec;
 import io.tollgate.internal.request.MatchSpec;
 import io.tollgate.internal.request.PathPattern;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,12 +46,21 @@ final class RuleAttributes {
     static final Property<Mode> MODE = Property.of("mode", "enforce", Parsers.choice(Mode.values()));
     static final Property<StoreFailurePolicy> ON_STORE_FAILURE = Property.of("on-store-failure", "allow",
             Parsers.choice(StoreFailurePolicy.values()));
+    /** The denials of one key that start a ban: {@code <n>/<period>}; none by default. */
+    static final Property<Limit> BAN_AFTER = Property.described("ban-after", null, Parsers.banAfter(), "(none)");
+    /** How long a ban lasts; required with {@code ban-after}. */
+    static final Property<Duration> BAN_FOR = Property.described("ban-for", null,
+            Parsers.duration(BanChecks.MAX_BAN, BanChecks.MAX_BAN_TEXT), "— (required with `ban-after`)");
+    /** The status of a banned request's answer; only with {@code ban-after}. */
+    static final Property<Integer> BAN_STATUS = Property.described("ban-status", null, Parsers.status(429, 403), "`429`");
+
     /** Per-key limits ({@link Overrides}): {@code acme=1000/1s; globex=50/1s burst 100}. */
     static final Property<Map<String, List<Limit>>> OVERRIDES = Property.of("overrides", "", Overrides::parse);
 
     /** Every one, in order. */
     static final List<Property<?>> ALL = List.of(RATE, TOKENS_PER_SECOND, BURST, LIMITS, KEY, ON_MISSING_KEY, COST, DEFAULT_COST,
-            MIN_COST, MAX_COST, ON_INVALID_COST, MATCH, EXEMPT, PATHS, MODE, ON_STORE_FAILURE, OVERRIDES);
+            MIN_COST, MAX_COST, ON_INVALID_COST, MATCH, EXEMPT, PATHS, MODE, ON_STORE_FAILURE, OVERRIDES,
+            BAN_AFTER, BAN_FOR, BAN_STATUS);
 
     /** The attributes a running application changes without a redeployment (see {@link RuleEditor}). */
     static final Set<String> LIVE = Set.of(RATE.name(), TOKENS_PER_SECOND.name(), BURST.name(), LIMITS.name(), MODE.name(),

@@ -25,16 +25,19 @@ public final class RuleConfig {
     private final List<PathPattern> paths;
     private final ExemptSpec exempt;
     private final MissingKeyPolicy onMissingKey;
+    private final BanRule ban;
     private volatile LiveRule live;
 
     RuleConfig(String name, List<Limit> limits, KeySpec key, CostSpec cost, MatchSpec match, List<PathPattern> paths,
-            Mode mode, StoreFailurePolicy onStoreFailure, ExemptSpec exempt, MissingKeyPolicy onMissingKey) {
+            Mode mode, StoreFailurePolicy onStoreFailure, ExemptSpec exempt, MissingKeyPolicy onMissingKey,
+            BanRule ban) {
         this.name = name;
         this.key = key;
         this.match = match;
         this.paths = List.copyOf(paths);
         this.exempt = exempt;
         this.onMissingKey = onMissingKey;
+        this.ban = ban;
         this.live = new LiveRule(this, BucketLimits.of(limits), mode, onStoreFailure, cost, Map.of());
     }
 
@@ -110,6 +113,11 @@ public final class RuleConfig {
         return live.onStoreFailure();
     }
 
+    /** @return the rule's temporary ban after repeated denials, or {@code null} if it has none */
+    public BanRule ban() {
+        return ban;
+    }
+
     @Override
     public String toString() {
         LiveRule now = live;
@@ -117,6 +125,7 @@ public final class RuleConfig {
                 + (paths.isEmpty() ? "" : " paths=" + paths) + " mode=" + now.mode() + " on-store-failure=" + now.onStoreFailure()
                 + (exempt.isNone() ? "" : " exempt=" + exempt)
                 + (onMissingKey == MissingKeyPolicy.SHARED ? "" : " on-missing-key=" + onMissingKey)
-                + (now.overrides().isEmpty() ? "" : " overrides=" + now.values().get(LiveRule.OVERRIDES));
+                + (now.overrides().isEmpty() ? "" : " overrides=" + now.values().get(LiveRule.OVERRIDES))
+                + (ban == null ? "" : " " + ban);
     }
 }

@@ -25,12 +25,14 @@ import java.util.Optional;
  * @param cost          the cost's text: a whole number or a source in the request
  * @param exempt        the conditions that exempt a request from the rule
  * @param onMissingKey  what a request without a part of the key gets
+ * @param ban           the ban attributes
  */
 record RuleDraft(String name, RuleDefaults annotation, String rateProperty, boolean rateConfigured, boolean rateGiven,
         String rate, Optional<String> burstText, long burst,
         Optional<String> limitsText, List<Limit> limits, KeySpec key, String cost, long defaultCost, long minCost, Long maxCost,
         RuleAttributes.OnInvalidCost onInvalidCost, MatchSpec match, List<PathPattern> paths, Mode mode,
-        StoreFailurePolicy onStoreFailure, ExemptSpec exempt, MissingKeyPolicy onMissingKey) {
+        StoreFailurePolicy onStoreFailure, ExemptSpec exempt, MissingKeyPolicy onMissingKey,
+        BanChecks.Draft ban) {
 
     /** @return the full name of the rule's property for {@code attribute} */
     String property(Property<?> attribute) {

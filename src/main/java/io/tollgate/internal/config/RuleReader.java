@@ -1,5 +1,8 @@
 package io.tollgate.internal.config;
 
+import static io.tollgate.internal.config.RuleAttributes.BAN_AFTER;
+import static io.tollgate.internal.config.RuleAttributes.BAN_FOR;
+import static io.tollgate.internal.config.RuleAttributes.BAN_STATUS;
 import static io.tollgate.internal.config.RuleAttributes.BURST;
 import static io.tollgate.internal.config.RuleAttributes.COST;
 import static io.tollgate.internal.config.RuleAttributes.DEFAULT_COST;
@@ -64,7 +67,9 @@ final class RuleReader {
         return new RuleDraft(name, annotation, RuleDraft.property(name, rateAttribute.name()), rateConfigured, rateGiven, rate, burstText, burst,
                 limitsText, read(LIMITS, ""), read(KEY, annotation.key()), read(COST, annotation.cost()), read(DEFAULT_COST, ""),
                 read(MIN_COST, ""), read(MAX_COST, ""), read(ON_INVALID_COST, ""), read(MATCH, ""), read(PATHS, ""), read(MODE, ""),
-                read(ON_STORE_FAILURE, ""), read(EXEMPT, ""), read(ON_MISSING_KEY, ""));
+                read(ON_STORE_FAILURE, ""), read(EXEMPT, ""), read(ON_MISSING_KEY, ""),
+                new BanChecks.Draft(configured(BAN_AFTER), read(BAN_AFTER, ""),
+                        configured(BAN_FOR), read(BAN_FOR, ""), configured(BAN_STATUS), read(BAN_STATUS, "")));
     }
 
     /** @return the attribute as configured, else as the annotations give it (if they do), else its default */

@@ -43,6 +43,11 @@ final class Syntax {
         throw new IllegalArgumentException("not a rate; " + RATE_HELP);
     }
 
+    /** @return whether {@code text} is a rate written {@code <tokens>/<period>} (rather than tokens per second) */
+    static boolean isPerPeriod(String text) {
+        return PER_PERIOD.matcher(text.trim()).matches();
+    }
+
     /** One item of {@code limits}: {@code <rate>} or {@code <rate> burst <n>}. */
     static Limit limitItem(String item) {
         Matcher m = LIMIT.matcher(item.trim());

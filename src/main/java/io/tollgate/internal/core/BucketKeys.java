@@ -39,6 +39,25 @@ public final class BucketKeys {
     }
 
     /**
+     * @param storeKey a store key made by {@link #of}
+     * @return the key of the bucket that counts the denials of {@code storeKey} for a ban: {@code rule + ":#ban:" + key};
+     *         no client's key is stored so (a key that starts with {@code '#'} is hashed, and a hash has no {@code ':'})
+     */
+    public static String banCounter(String storeKey) {
+        int colon = storeKey.indexOf(':');
+        return storeKey.substring(0, colon + 1) + "#ban:" + storeKey.substring(colon + 1);
+    }
+
+    /**
+     * @param storeKey a store key made by {@link #of}
+     * @return the {@link #hash} of the client's key it was made from: the key stored as its hash gives it as it is
+     */
+    public static String hashOf(String storeKey) {
+        String key = storeKey.substring(storeKey.indexOf(':') + 1);
+        return !key.isEmpty() && key.charAt(0) == '#' ? key.substring(1) : hash(key);
+    }
+
+    /**
      * @return the SHA-256 of {@code key} in base64url without padding, as a long key is stored: what names
      *         a client outside Tollgate (its events) without giving its key away
      */

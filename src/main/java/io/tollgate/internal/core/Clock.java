@@ -17,4 +17,9 @@ public interface Clock {
 
     /** @return microseconds since 1970-01-01T00:00:00Z */
     long nowMicros();
+
+    /** @return the instant {@code micros} microseconds since 1970-01-01T00:00:00Z */
+    static Instant instant(long micros) {
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L);
+    }
 }

@@ -184,6 +184,11 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
         return wire.inUse();
     }
 
+    /** @return the IMap holding the buckets */
+    String mapName() {
+        return mapName;
+    }
+
     /** Ends this store's share of the wire version negotiation, and stops listening for resets. */
     @Override
     public void close() {

@@ -25,6 +25,7 @@ import io.tollgate.internal.config.HazelcastSettings;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.runtime.SharedRules;
+import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BatchingBucketStore;
 import io.tollgate.internal.store.BucketReading;
 import java.io.File;
@@ -126,8 +127,21 @@ public final class HazelcastStores {
      * @return the rule changes made through the operator API, kept in the store's cluster
      */
     public static SharedRules sharedRules(BatchingBucketStore store, String mapName) {
-        HazelcastBucketStore buckets = store instanceof Closing closing ? closing.store : (HazelcastBucketStore) store;
-        return new HazelcastSharedRules(buckets.instance(), mapName);
+        return new HazelcastSharedRules(unwrapped(store).instance(), mapName);
+    }
+
+    /**
+     * @param store a store {@link #open} opened
+     * @return the bans of the store's cluster, shared by every member and client of it, with their denials counted in
+     *         {@code store}; closed before the store
+     */
+    public static Bans bans(BatchingBucketStore store) {
+        HazelcastBucketStore buckets = unwrapped(store);
+        return HazelcastBanSharing.open(buckets.instance(), buckets.mapName(), store);
+    }
+
+    private static HazelcastBucketStore unwrapped(BatchingBucketStore store) {
+        return store instanceof Closing closing ? closing.store : (HazelcastBucketStore) store;
     }
 
     private static BatchingBucketStore borrowed(HazelcastInstance instance, HazelcastSettings settings, MapConfig mapConfig,

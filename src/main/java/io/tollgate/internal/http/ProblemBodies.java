@@ -4,7 +4,7 @@ import io.tollgate.Decision;
 import io.tollgate.internal.request.InvalidCostException;
 import io.tollgate.internal.request.MissingKeyException;
 
-/** RFC 9457 {@code application/problem+json} bodies for 429 and 400 answers. */
+/** RFC 9457 {@code application/problem+json} bodies for 429, 403 (a ban) and 400 answers. */
 public final class ProblemBodies {
 
     /** The media type of the bodies. */
@@ -13,6 +13,8 @@ public final class ProblemBodies {
     public static final String QUOTA_EXCEEDED = "https://iana.org/assignments/http-problem-types#quota-exceeded";
     /** The problem type of a denial because the store could not be asked ({@code on-store-failure=deny}). */
     public static final String REDUCED_CAPACITY = "https://iana.org/assignments/http-problem-types#temporary-reduced-capacity";
+    /** The problem type of a key banned after repeated denials ({@code ban-after}). */
+    public static final String BANNED = "urn:tollgate:problem:banned";
     /** The problem type of a cost value that cannot be charged. */
     public static final String INVALID_COST = "urn:tollgate:problem:invalid-cost";
     /** The problem type of a request without a part of a rule's key ({@code on-missing-key=reject}). */
@@ -39,6 +41,23 @@ public final class ProblemBodies {
                 .append(",\"rule\":").append(quote(decision.rule()))
                 .append(",\"limit\":").append(decision.limit())
                 .append(",\"remaining\":").append(decision.remaining())
+                .append(",\"retryAfter\":").append(retryAfterSeconds).append('}').toString();
+    }
+
+    /**
+     * @param status the rule's {@code ban-status}: 429 or 403
+     * @return the body of the answer to a banned key: the ban's problem type, the rule, and the time left of the ban
+     */
+    public static String banned(Decision decision, long retryAfterSeconds, int status) {
+        String detail = "Rate limit rule '" + decision.rule() + "' has banned this client after repeated denials. Retry after "
+                + retryAfterSeconds + " s.";
+        return new StringBuilder(320).append("{\"type\":").append(quote(BANNED))
+                .append(",\"title\":\"Temporarily Banned\",\"status\":").append(status)
+                .append(",\"detail\":").append(quote(detail))
+                .append(",\"violated-policies\":[").append(quote(decision.rule())).append(']')
+                .append(",\"rule\":").append(quote(decision.rule()))
+                .append(",\"limit\":").append(decision.limit())
+                .append(",\"remaining\":0")
                 .append(",\"retryAfter\":").append(retryAfterSeconds).append('}').toString();
     }
 

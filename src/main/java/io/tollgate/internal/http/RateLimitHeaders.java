@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
- * Writes the rate-limit headers of the enforced rules a request went through. Rules in shadow mode
- * and decisions made without the store are not advertised.
+ * Writes the rate-limit headers of the enforced rules a request went through. Rules in shadow mode,
+ * decisions made without the store and bans are not advertised.
  *
  * <ul>
  * <li>IETF (draft-ietf-httpapi-ratelimit-headers-11): {@code RateLimit-Policy: "search";q=10;w=1} with one
@@ -109,7 +109,7 @@ public final class RateLimitHeaders {
     }
 
     private static boolean advertised(RuleCheck check) {
-        return check.mode() == Mode.ENFORCE && !check.decision().storeUnavailable();
+        return check.mode() == Mode.ENFORCE && !check.decision().storeUnavailable() && !check.decision().banned();
     }
 
     private static StringBuilder separate(StringBuilder field) {

@@ -15,10 +15,11 @@ public final class RetryAfter {
 
     /**
      * @return seconds to send in {@code Retry-After}, at least 1; a denial made without the store (a rule that
-     *         fails closed) suggests exactly its fixed wait, with no jitter: no bucket is behind it
+     *         fails closed) suggests exactly its fixed wait, with no jitter: no bucket is behind it; a ban, exactly the
+     *         time left of it, rounded up: it ends at its own time for each client, whom no refill brings back at once
      */
     public static long seconds(Decision decision, String clientKey, double jitter) {
-        if (decision.storeUnavailable()) {
+        if (decision.storeUnavailable() || decision.banned()) {
             return Math.max(1, decision.retryAfterSeconds());
         }
         double fraction = jitter * unit(decision.rule(), clientKey);

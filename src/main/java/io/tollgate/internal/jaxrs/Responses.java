@@ -1,6 +1,7 @@
 package io.tollgate.internal.jaxrs;
 
 import io.tollgate.Decision;
+import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.http.ProblemBodies;
 import io.tollgate.internal.http.RateLimitHeaders;
@@ -23,14 +24,23 @@ final class Responses {
         return tooManyRequests(config, denial.decision(), denial.key(), checks);
     }
 
+    /** @return the 429 of a denial, or the answer of a ban: its rule's {@code ban-status} */
     static Response tooManyRequests(TollgateConfig config, Decision decision, String clientKey, List<RuleCheck> checks) {
         long retryAfter = RetryAfter.seconds(decision, clientKey, config.retryAfterJitter());
-        Response.ResponseBuilder response = Response.status(Response.Status.TOO_MANY_REQUESTS)
+        int status = status(config, decision);
+        Response.ResponseBuilder response = Response.status(status)
                 .header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfter))
                 .type(ProblemBodies.MEDIA_TYPE)
-                .entity(ProblemBodies.tooManyRequests(decision, retryAfter));
+                .entity(decision.banned() ? ProblemBodies.banned(decision, retryAfter, status)
+                        : ProblemBodies.tooManyRequests(decision, retryAfter));
         RateLimitHeaders.write(config.headerStyle(), checks, response::header);
         return response.build();
+    }
+
+    /** @return 429, or the {@code ban-status} of the rule that banned the key */
+    private static int status(TollgateConfig config, Decision decision) {
+        RuleConfig rule = decision.banned() ? config.rule(decision.rule()) : null;
+        return rule != null && rule.ban() != null ? rule.ban().status() : Response.Status.TOO_MANY_REQUESTS.getStatusCode();
     }
 
     static Response invalidCost(InvalidCostException e) {

@@ -3,6 +3,8 @@ package io.tollgate.internal.limiter;
 import io.tollgate.Decision;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.config.TollgateConfig;
+import java.time.Instant;
+import java.util.Collection;
 
 /**
  * Told of every decision a {@link Limiter} makes, for metrics and the application's events. Called on the
@@ -35,6 +37,15 @@ public interface DecisionObserver {
      */
     void storeFailed(RuleConfig rule, String key, boolean timedOut, Decision decision);
 
+    /**
+     * A denial of {@code rule} for {@code key} started a ban (on this member; told once per ban, after that denial's
+     * {@link #decided}). The default does nothing.
+     *
+     * @param until when the ban ends
+     */
+    default void banned(RuleConfig rule, String key, Instant until) {
+    }
+
     /** @return an observer that tells {@code first}, then {@code second} */
     static DecisionObserver both(DecisionObserver first, DecisionObserver second) {
         if (first == NONE) {
@@ -54,6 +65,12 @@ public interface DecisionObserver {
             public void storeFailed(RuleConfig rule, String key, boolean timedOut, Decision decision) {
                 first.storeFailed(rule, key, timedOut, decision);
                 second.storeFailed(rule, key, timedOut, decision);
+            }
+
+            @Override
+            public void banned(RuleConfig rule, String key, Instant until) {
+                first.banned(rule, key, until);
+                second.banned(rule, key, until);
             }
         };
     }

@@ -31,6 +31,14 @@ public final class Decisions {
         return new Decision(rule, allowed, cost, 0, limit, 0, 0, allowed ? 0 : retryAfterMicros, false, true);
     }
 
+    /**
+     * @return the answer to a key banned by {@code rule}: denied without asking the store, nothing charged, the first
+     *         limit reported, and the time left of the ban as the wait
+     */
+    public static Decision banned(String rule, long cost, long limit, long leftMicros) {
+        return new Decision(rule, false, cost, 0, limit, 0, 0, leftMicros, false, false, true);
+    }
+
     /** @return {@code decision} as a rule in shadow mode reports it: allowed, and shadow-denied if it was denied */
     public static Decision shadow(Decision decision) {
         return new Decision(decision.rule(), true, decision.cost(), decision.remaining(), decision.limit(),

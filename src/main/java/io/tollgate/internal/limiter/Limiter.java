@@ -1,16 +1,20 @@
 package io.tollgate.internal.limiter;
 
 import io.tollgate.Decision;
+import io.tollgate.internal.config.BanRule;
 import io.tollgate.internal.config.LiveRule;
 import io.tollgate.internal.config.Mode;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.config.StoreFailurePolicy;
 import io.tollgate.internal.core.BucketKeys;
+import io.tollgate.internal.core.Clock;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
+import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.RecentDenials;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +25,9 @@ import java.util.logging.Logger;
 /**
  * Decides one rule for one key: one store call, bounded by the store timeout. A failure or timeout
  * is answered by the rule's {@code on-store-failure} policy and charges nothing the caller knows of;
- * a rule in shadow mode never denies.
+ * a rule in shadow mode never denies. A key banned by its rule ({@code ban-after}) is denied from this member's
+ * copy of the bans, without asking the store; each enforced denial the store makes for a rule with a ban is
+ * counted towards one ({@link Bans#denied}).
  */
 public final class Limiter {
 
@@ -35,15 +41,25 @@ public final class Limiter {
     private final RecentDenials recentDenials;
     private final long timeoutNanos;
     private final DecisionObserver observer;
+    private final Bans bans;
     private final ThrottledLog storeFailures = ThrottledLog.of(LOG, Level.WARNING);
     private final ThrottledLog shadowDenials = ThrottledLog.of(LOG, Level.INFO);
     private final ThrottledLog denials = ThrottledLog.of(LOG, Level.FINE);
+    private final ThrottledLog uncounted = ThrottledLog.of(LOG, Level.WARNING);
+    private final ThrottledLog banLog = ThrottledLog.of(LOG, Level.INFO);
 
     public Limiter(BucketStore store, Duration timeout) {
         this(store, timeout, DecisionObserver.NONE);
     }
 
+    /** Bans, if a rule has them, are kept in this JVM only ({@link Bans#local}). */
     public Limiter(BucketStore store, Duration timeout, DecisionObserver observer) {
+        this(store, timeout, observer, Bans.local(store));
+    }
+
+    /** @param bans the bans of the rules that have them, and where their denials are counted */
+    public Limiter(BucketStore store, Duration timeout, DecisionObserver observer, Bans bans) {
+        this.bans = bans;
         this.store = store;
         this.recentDenials = RecentDenials.of(store);
         this.timeoutNanos = timeout.toNanos();
@@ -68,7 +84,11 @@ public final class Limiter {
         bucket.checkCost(cost);
         long start = System.nanoTime();
         String storeKey = BucketKeys.of(rule.name(), key);
-        Decision decision;
+        Decision decision = banAnswer(live, bucket, storeKey, cost);
+        if (decision != null) {
+            observer.decided(rule, key, decision, System.nanoTime() - start);
+            return decision;
+        }
         try {
             Outcome outcome = store.acquire(storeKey, bucket, cost).toCompletableFuture().get(timeoutNanos, TimeUnit.NANOSECONDS);
             decision = decided(live, bucket, cost, outcome);
@@ -82,8 +102,103 @@ public final class Limiter {
             Thread.currentThread().interrupt();
             decision = storeFailed(live, bucket, key, storeKey, cost, e);
         }
+        BanRule enforcedBan = live.enforcedBan();
+        CompletableFuture<Long> ban = countsTowardBan(enforcedBan, decision) ? count(enforcedBan, storeKey) : null;
+        long until = ban == null ? 0 : awaitCount(ban, rule, key);
         observer.decided(rule, key, decision, System.nanoTime() - start);
+        if (until > 0) {
+            started(rule, key, until);
+        }
         return decision;
+    }
+
+    /**
+     * The answer to a key its rule bans, from this member's copy of the bans: never a call to the store.
+     *
+     * @return the ban's answer (told to the observer), or {@code null} if the key is not banned
+     */
+    public Decision banned(LiveRule live, String key, long cost) {
+        if (live.enforcedBan() == null) {
+            return null;
+        }
+        RuleConfig rule = live.rule();
+        long start = System.nanoTime();
+        Decision decision = banAnswer(live, live.limits(key).bucket(), BucketKeys.of(rule.name(), key), cost);
+        if (decision != null) {
+            observer.decided(rule, key, decision, System.nanoTime() - start);
+        }
+        return decision;
+    }
+
+    private Decision banAnswer(LiveRule live, TokenBucket bucket, String storeKey, long cost) {
+        if (live.enforcedBan() == null) {
+            return null;
+        }
+        long left = bans.leftMicros(storeKey);
+        return left == 0 ? null : Decisions.banned(live.rule().name(), cost, bucket.burst(0), left);
+    }
+
+    /** @return the bans of this limiter's rules: look-ups, lifts and lists for operators */
+    public Bans bans() {
+        return bans;
+    }
+
+    /** Only the store's own denials of an enforced rule count: not a policy's answer, nor a shadow rule's. */
+    private static boolean countsTowardBan(BanRule enforcedBan, Decision decision) {
+        return enforcedBan != null && !decision.allowed() && !decision.storeUnavailable();
+    }
+
+    /** @return the end of the ban the denial started (µs since the epoch), 0 for none; completes exceptionally if not counted */
+    private CompletableFuture<Long> count(BanRule ban, String storeKey) {
+        try {
+            return bans.denied(storeKey, ban.counter(), ban.durationMicros()).toCompletableFuture();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * Waits for the count of a denial, at most the store timeout. A count that comes later still starts its ban, and
+     * the observer is told then, on the thread that completes it.
+     */
+    private long awaitCount(CompletableFuture<Long> ban, RuleConfig rule, String key) {
+        try {
+            return ban.get(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            later(ban, rule, key);
+        } catch (ExecutionException e) {
+            notCounted(rule, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            later(ban, rule, key);
+        }
+        return 0;
+    }
+
+    private void later(CompletableFuture<Long> ban, RuleConfig rule, String key) {
+        ban.whenComplete((until, failure) -> {
+            if (failure != null) {
+                notCounted(rule, failure);
+            } else if (until > 0) {
+                started(rule, key, until);
+            }
+        });
+    }
+
+    private void started(RuleConfig rule, String key, long untilMicros) {
+        Instant until = Clock.instant(untilMicros);
+        if (banLog.due()) {
+            banLog.write("Rule '" + rule.name() + "' banned a key until " + until + " after repeated denials", null);
+        }
+        observer.banned(rule, key, until);
+    }
+
+    /** A denial the store could not count starts no ban: bans err towards letting clients through. */
+    private void notCounted(RuleConfig rule, Throwable cause) {
+        if (uncounted.due()) {
+            uncounted.write("Rate-limit store could not count a denial of rule '" + rule.name() + "' towards a ban; "
+                    + "it is not counted", cause);
+        }
     }
 
     /** Like {@link #check}, without blocking: the stage completes when the store answers or the timeout passes. */
@@ -93,6 +208,11 @@ public final class Limiter {
         bucket.checkCost(cost);
         long start = System.nanoTime();
         String storeKey = BucketKeys.of(rule.name(), key);
+        Decision banned = banAnswer(live, bucket, storeKey, cost);
+        if (banned != null) {
+            observer.decided(rule, key, banned, System.nanoTime() - start);
+            return CompletableFuture.completedFuture(banned);
+        }
         // the store's outcome or failure, or TIMED_OUT: whichever comes first is the one answer decided on
         CompletableFuture<Object> answer = new CompletableFuture<>();
         try {
@@ -104,6 +224,10 @@ public final class Limiter {
             Decision decision = first instanceof Outcome outcome ? decided(live, bucket, cost, outcome)
                     : storeFailed(live, bucket, key, storeKey, cost, first == TIMED_OUT ? null : (Throwable) first);
             observer.decided(rule, key, decision, System.nanoTime() - start);
+            BanRule enforcedBan = live.enforcedBan();
+            if (countsTowardBan(enforcedBan, decision)) {
+                later(count(enforcedBan, storeKey), rule, key); // not waited for: the ban starts as the count comes back
+            }
             return decision;
         });
     }

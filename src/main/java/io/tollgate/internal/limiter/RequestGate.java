@@ -1,5 +1,6 @@
 package io.tollgate.internal.limiter;
 
+import io.tollgate.Decision;
 import io.tollgate.RateLimitKeyResolver;
 import io.tollgate.internal.config.LiveRule;
 import io.tollgate.internal.config.MissingKeyPolicy;
@@ -19,7 +20,8 @@ import java.util.function.Function;
  * checked in order; the first enforced denial ends the check (tokens taken by earlier rules stay taken).
  * Rules whose {@code match} does not hold, or whose {@code exempt} does, are skipped, and so are rules with
  * {@code on-missing-key=skip} for a request without a part of their key; {@code on-missing-key=reject} refuses
- * such a request ({@link MissingKeyException}) before anything is charged.
+ * such a request ({@link MissingKeyException}) before anything is charged. A key banned by one of the rules is
+ * denied before any rule is charged: a banned client charges nothing.
  */
 public final class RequestGate {
 
@@ -62,6 +64,12 @@ public final class RequestGate {
                 throw e.forRule(rule.name());
             }
             count++;
+        }
+        for (int i = 0; i < count; i++) {
+            Decision banned = limiter.banned(applicable[i], keys[i], costs[i]);
+            if (banned != null) {
+                return List.of(RuleCheck.of(applicable[i], keys[i], banned));
+            }
         }
         List<RuleCheck> checks = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {

@@ -5,6 +5,7 @@ import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.limiter.NearLimit;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,21 +18,24 @@ import org.eclipse.microprofile.metrics.Timer;
 
 /**
  * Tollgate's metrics in the application's MicroProfile Metrics registry, tagged with the rule:
- * {@code tollgate.decisions} by {@code outcome} (allowed, denied, shadow-denied),
+ * {@code tollgate.decisions} by {@code outcome} (allowed, denied, shadow-denied, and banned for a rule with a ban),
  * {@code tollgate.store.failures} by {@code cause} (timeout, error), {@code tollgate.near.limit} (allowed
- * decisions that left the bucket below {@code tollgate.near-limit}) and the timer {@code tollgate.decision.time}. Every metric exists from deployment on, so a rule that never
- * denied shows 0. Only loaded where the server offers MicroProfile Metrics.
+ * decisions that left the bucket below {@code tollgate.near-limit}), {@code tollgate.bans} (bans started on this
+ * member, for a rule with a ban) and the timer {@code tollgate.decision.time}. Every metric exists from deployment
+ * on, so a rule that never denied shows 0. Only loaded where the server offers MicroProfile Metrics.
  */
 public final class MicroProfileMetrics implements DecisionObserver {
 
     static final Metadata DECISIONS = Metadata.builder().withName("tollgate.decisions")
-            .withDescription("Rate-limit decisions, by rule and outcome (allowed, denied, shadow-denied)").build();
+            .withDescription("Rate-limit decisions, by rule and outcome (allowed, denied, shadow-denied, banned)").build();
     static final Metadata STORE_FAILURES = Metadata.builder().withName("tollgate.store.failures")
             .withDescription("Decisions the rate-limit store did not answer, by rule and cause (timeout, error); "
                     + "the rule's on-store-failure policy answered them").build();
     static final Metadata NEAR_LIMIT = Metadata.builder().withName("tollgate.near.limit")
             .withDescription("Allowed rate-limit decisions that left the bucket below tollgate.near-limit of its burst, by rule")
             .build();
+    static final Metadata BANS = Metadata.builder().withName("tollgate.bans")
+            .withDescription("Bans started by this member after repeated denials, by rule").build();
     static final Metadata DECISION_TIME = Metadata.builder().withName("tollgate.decision.time")
             .withDescription("How long rate-limit decisions took their callers, by rule").withUnit(MetricUnits.NANOSECONDS).build();
 
@@ -41,7 +45,7 @@ public final class MicroProfileMetrics implements DecisionObserver {
     public MicroProfileMetrics(MetricRegistry registry, Collection<RuleConfig> rules, NearLimit nearLimit) {
         this.nearLimit = nearLimit;
         for (RuleConfig rule : rules) {
-            this.rules.put(rule.name(), new RuleMetrics(registry, new Tag("rule", rule.name())));
+            this.rules.put(rule.name(), new RuleMetrics(registry, new Tag("rule", rule.name()), rule.ban() != null));
         }
     }
 
@@ -51,7 +55,9 @@ public final class MicroProfileMetrics implements DecisionObserver {
         if (metrics == null) {
             return;
         }
-        if (decision.shadowDenied()) {
+        if (decision.banned()) {
+            metrics.banned.inc();
+        } else if (decision.shadowDenied()) {
             metrics.shadowDenied.inc();
         } else if (decision.allowed()) {
             metrics.allowed.inc();
@@ -72,6 +78,14 @@ public final class MicroProfileMetrics implements DecisionObserver {
         }
     }
 
+    @Override
+    public void banned(RuleConfig rule, String key, Instant until) {
+        RuleMetrics metrics = rules.get(rule.name());
+        if (metrics != null && metrics.bans != null) {
+            metrics.bans.inc();
+        }
+    }
+
     private static final class RuleMetrics {
         final Counter allowed;
         final Counter denied;
@@ -79,15 +93,20 @@ public final class MicroProfileMetrics implements DecisionObserver {
         final Counter timeouts;
         final Counter errors;
         final Counter nearLimit;
+        /** For a rule with a ban: requests its bans refused, and bans started; else {@code null}. */
+        final Counter banned;
+        final Counter bans;
         final Timer time;
 
-        RuleMetrics(MetricRegistry registry, Tag rule) {
+        RuleMetrics(MetricRegistry registry, Tag rule, boolean bans) {
             allowed = registry.counter(DECISIONS, rule, new Tag("outcome", "allowed"));
             denied = registry.counter(DECISIONS, rule, new Tag("outcome", "denied"));
             shadowDenied = registry.counter(DECISIONS, rule, new Tag("outcome", "shadow-denied"));
             timeouts = registry.counter(STORE_FAILURES, rule, new Tag("cause", "timeout"));
             errors = registry.counter(STORE_FAILURES, rule, new Tag("cause", "error"));
             nearLimit = registry.counter(NEAR_LIMIT, rule);
+            banned = bans ? registry.counter(DECISIONS, rule, new Tag("outcome", "banned")) : null;
+            this.bans = bans ? registry.counter(BANS, rule) : null;
             time = registry.timer(DECISION_TIME, rule);
         }
     }

@@ -8,6 +8,7 @@ import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.limiter.Limiter;
 import io.tollgate.internal.limiter.RequestGate;
 import io.tollgate.internal.request.HttpRequests;
+import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BucketStore;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -54,11 +55,17 @@ public final class Tollgate implements AutoCloseable {
      */
     public Tollgate(TollgateConfig config, BucketStore store, Map<String, RateLimitKeyResolver> resolvers,
             DecisionObserver observer, HttpRequests httpRequests, RequestRecords requests) {
+        this(config, store, Bans.local(store), resolvers, observer, httpRequests, requests);
+    }
+
+    /** @param bans the rules' bans after repeated denials, shared as the store is; closed with this */
+    public Tollgate(TollgateConfig config, BucketStore store, Bans bans, Map<String, RateLimitKeyResolver> resolvers,
+            DecisionObserver observer, HttpRequests httpRequests, RequestRecords requests) {
         this.config = config;
         this.store = store;
         this.httpRequests = httpRequests;
         this.requests = requests;
-        this.limiter = new Limiter(store, config.storeTimeout(), observer);
+        this.limiter = new Limiter(store, config.storeTimeout(), observer, bans);
         this.admin = new KeyAdmin(config, store);
         this.gate = new RequestGate(limiter, name -> {
             RateLimitKeyResolver resolver = resolvers.get(name);
@@ -98,6 +105,14 @@ public final class Tollgate implements AutoCloseable {
     /** @return the operator's view: inspect and reset buckets, list the rules */
     public KeyAdmin admin() {
         return admin;
+    }
+
+    /**
+     * @return the rules' bans after repeated denials, for operators: a key's ban ({@link Bans#until}), lifting it on
+     *         every member ({@link Bans#lift}), a rule's current bans by key hash ({@link Bans#list})
+     */
+    public Bans bans() {
+        return limiter.bans();
     }
 
     /** @return where the HTTP request being served comes from when JAX-RS did not hand it over */
@@ -147,6 +162,11 @@ public final class Tollgate implements AutoCloseable {
         LiveRules rules = liveRules;
         if (rules != null) {
             rules.close();
+        }
+        try {
+            limiter.bans().close();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Closing the bans failed", e);
         }
         try {
             store.close();

@@ -90,6 +90,11 @@ public final class InMemoryBucketStore implements BatchingBucketStore {
         return CompletableFuture.completedFuture(outcomes);
     }
 
+    /** @return the clock buckets are decided on */
+    public Clock clock() {
+        return clock;
+    }
+
     /** Reads the bucket as it is, without marking it used. */
     @Override
     public BucketReading read(String key) {

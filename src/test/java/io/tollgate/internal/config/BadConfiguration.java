@@ -87,6 +87,11 @@ public final class BadConfiguration {
         add(cases, RULE + "mode", rate, "block", "off");
         add(cases, RULE + "on-store-failure", rate, "open", "closed");
         add(cases, RULE + "overrides", rate, "acme", "acme=fast", "acme=1/s; acme=2/s", "a%2=1/s", "acme=1/s burst 5");
+        add(cases, RULE + "ban-after", Map.of(RULE + "rate", "10", RULE + "ban-for", "10m"), "10", "0/1m", "ten/1m", "10/1x", "10 per minute");
+        Map<String, String> banned = Map.of(RULE + "rate", "10", RULE + "ban-after", "10/1m");
+        add(cases, RULE + "ban-for", banned, "0s", "8d", "forever", "-1m");
+        add(cases, RULE + "ban-status", Map.of(RULE + "rate", "10", RULE + "ban-after", "10/1m", RULE + "ban-for", "1m"),
+                "404", "200", "forbidden");
         add(cases, "tollgate.rules", none, "no/slash", "my rule");
         add(cases, "tollgate.headers", none, "fancy", "x_ratelimit");
         add(cases, "tollgate.retry-after.jitter", none, "2", "-0.1", "NaN", "50%");

@@ -1,0 +1,161 @@
+package io.tollgate.internal.store;
+
+import io.tollgate.internal.core.BucketKeys;
+import io.tollgate.internal.core.Clock;
+import io.tollgate.internal.core.TokenBucket;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Temporary bans after repeated denials ({@code ban-after}, {@code ban-for}), kept as a copy on this member and
+ * read from it alone: looking a key up never asks the store. Each enforced denial of a rule with a ban takes one
+ * token from a second bucket of the key in the store ({@link BucketKeys#banCounter}), n per period with a burst of
+ * n; the denial that takes its last token starts the ban. Taking a token is one atomic step on the store, so n
+ * denials from any number of members count exactly n, and exactly one of them starts the ban. The ban is shared with
+ * the other members through {@link BanSharing}; each member drops its copy at the ban's end on its own clock,
+ * whenever the store's notice of the end arrives.
+ *
+ * <p>The operations an operator needs ({@link #until}, {@link #lift}, {@link #list}) take the rule and the client's
+ * key as the application knows them, or give keys only as their hash.
+ */
+public final class Bans implements AutoCloseable {
+
+    private final BucketStore counters;
+    private final Clock clock;
+    /** The bans this member knows of: store key to the ban's end in µs since the epoch. */
+    private final Map<String, Long> copy = new ConcurrentHashMap<>();
+    private volatile BanSharing sharing;
+
+    /**
+     * @param counters where denials are counted: the store that decides, without the layers that answer in its place
+     *                 (a reserve or a remembered denial would not count exactly)
+     * @param clock    the clock a ban's end is set and compared on
+     */
+    public Bans(BucketStore counters, Clock clock, BanSharing sharing) {
+        this.counters = counters;
+        this.clock = clock;
+        this.sharing = sharing;
+    }
+
+    /** @return bans of this JVM only, counted in {@code store} (on its clock, if it is the in-memory store) */
+    public static Bans local(BucketStore store) {
+        if (store instanceof InMemoryBucketStore memory) {
+            return new Bans(memory, memory.clock(), BanSharing.local(memory::reset));
+        }
+        return new Bans(store, Clock.SYSTEM, BanSharing.local(key -> { }));
+    }
+
+    /** Shares this member's bans from now on through {@code sharing}, which then keeps the copy up to date. */
+    public void share(BanSharing sharing) {
+        this.sharing = sharing;
+    }
+
+    /**
+     * The hot path: a look-up in this member's copy, never a call to the store.
+     *
+     * @return µs left of {@code storeKey}'s ban; 0 if it has none (an ended ban is dropped from the copy here)
+     */
+    public long leftMicros(String storeKey) {
+        if (copy.isEmpty()) {
+            return 0;
+        }
+        Long until = copy.get(storeKey);
+        if (until == null) {
+            return 0;
+        }
+        long left = until - clock.nowMicros();
+        if (left > 0) {
+            return left;
+        }
+        copy.remove(storeKey, until);
+        return 0;
+    }
+
+    /**
+     * Counts one enforced denial of {@code storeKey}.
+     *
+     * @param counter        the rule's counting bucket ({@code ban-after})
+     * @param durationMicros the rule's {@code ban-for}
+     * @return the end of the ban this denial started (µs since the epoch), or 0 if it started none; completes
+     *         exceptionally if the store could not count it
+     */
+    public CompletionStage<Long> denied(String storeKey, TokenBucket counter, long durationMicros) {
+        return counters.acquire(BucketKeys.banCounter(storeKey), counter, 1).thenApply(outcome -> {
+            if (!outcome.allowed() || outcome.remaining() > 0) {
+                return 0L;
+            }
+            long until = clock.nowMicros() + durationMicros;
+            copy.put(storeKey, until);
+            sharing.started(storeKey, until, durationMicros);
+            return until;
+        });
+    }
+
+    /** Another member's ban (or this one's, as the store tells it back): kept until {@code untilMicros}. */
+    public void copied(String storeKey, long untilMicros) {
+        copy.put(storeKey, untilMicros);
+    }
+
+    /**
+     * A ban ended or lifted in the store.
+     *
+     * @param untilMicros the end of the ban that ended, or {@code null} if not known: then whatever ban the key has
+     */
+    public void dropped(String storeKey, Long untilMicros) {
+        if (untilMicros == null) {
+            copy.remove(storeKey);
+        } else {
+            copy.remove(storeKey, untilMicros);
+        }
+    }
+
+    /** Every ban was dropped from the store at once. */
+    public void droppedAll() {
+        copy.clear();
+    }
+
+    /** @return when the ban of {@code key} by {@code rule} ends, if it has one */
+    public Optional<Instant> until(String rule, String key) {
+        String storeKey = BucketKeys.of(rule, key);
+        Long until = leftMicros(storeKey) == 0 ? null : copy.get(storeKey);
+        return until == null ? Optional.empty() : Optional.of(Clock.instant(until));
+    }
+
+    /**
+     * Ends the ban of {@code key} by {@code rule} on every member, and forgets its counted denials: a new ban takes
+     * n new denials.
+     *
+     * @return whether it had a ban
+     */
+    public boolean lift(String rule, String key) {
+        String storeKey = BucketKeys.of(rule, key);
+        boolean banned = leftMicros(storeKey) > 0;
+        copy.remove(storeKey);
+        sharing.lifted(storeKey, BucketKeys.banCounter(storeKey));
+        return banned;
+    }
+
+    /** @return the current bans of {@code rule}, their keys hashed as events give them */
+    public List<BannedKey> list(String rule) {
+        String prefix = rule + ':';
+        long now = clock.nowMicros();
+        List<BannedKey> bans = new ArrayList<>();
+        copy.forEach((storeKey, until) -> {
+            if (storeKey.startsWith(prefix) && until > now) {
+                bans.add(new BannedKey(BucketKeys.hashOf(storeKey), Clock.instant(until)));
+            }
+        });
+        return bans;
+    }
+
+    @Override
+    public void close() {
+        sharing.close();
+        copy.clear();
+    }
+}

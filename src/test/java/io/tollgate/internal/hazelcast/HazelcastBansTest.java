@@ -1,0 +1,183 @@
+package io.tollgate.internal.hazelcast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tollgate.Decision;
+import io.tollgate.internal.config.RuleConfig;
+import io.tollgate.internal.core.BucketKeys;
+import io.tollgate.internal.limiter.DecisionObserver;
+import io.tollgate.internal.limiter.Limiter;
+import io.tollgate.internal.store.Bans;
+import io.tollgate.internal.store.CountingStore;
+import io.tollgate.testing.HazelcastTestCluster;
+import io.tollgate.testing.SharedCluster;
+import io.tollgate.testing.TestRules;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Bans on a 3-member cluster in this JVM: counted exactly from every member, started once, answered on every member
+ * from its own copy without a call to the store, loaded by a member that opens its bans later, lifted everywhere, and
+ * over on each member's clock at their end.
+ */
+@Tag("hazelcast")
+@ExtendWith(SharedCluster.class)
+class HazelcastBansTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    private HazelcastTestCluster cluster;
+    private final String map = "bans-" + UUID.randomUUID();
+    private final List<CountingStore> stores = new ArrayList<>();
+    private final List<Bans> bans = new ArrayList<>();
+    private final List<Limiter> limiters = new ArrayList<>();
+    private final List<String> started = new CopyOnWriteArrayList<>();
+    /** burst 1, nothing refilled within a test; 2 denials an hour ban for 10 minutes */
+    private final RuleConfig rule = TestRules.read(Map.of("tollgate.rules.r.rate", "1/1h", "tollgate.rules.r.burst", "1",
+            "tollgate.rules.r.ban-after", "2/1h", "tollgate.rules.r.ban-for", "10m")).rule("r");
+
+    @BeforeEach
+    void openOnEveryMember(HazelcastTestCluster shared) {
+        cluster = shared;
+        cluster.clock().set(2_600_000_000L * 1_000_000);
+        for (int i = 0; i < 3; i++) {
+            open(i);
+        }
+    }
+
+    private Bans open(int member) {
+        CountingStore store = new CountingStore(new HazelcastBucketStore(cluster.member(member), map, true, TIMEOUT));
+        Bans memberBans = HazelcastBanSharing.open(cluster.member(member), map, store);
+        stores.add(store);
+        bans.add(memberBans);
+        limiters.add(new Limiter(store, TIMEOUT, new DecisionObserver() {
+            @Override
+            public void decided(RuleConfig rule, String key, Decision decision, long nanos) {
+            }
+
+            @Override
+            public void storeFailed(RuleConfig rule, String key, boolean timedOut, Decision decision) {
+            }
+
+            @Override
+            public void banned(RuleConfig rule, String key, Instant until) {
+                started.add(member + ":" + key);
+            }
+        }, memberBans));
+        return memberBans;
+    }
+
+    @AfterEach
+    void close() {
+        bans.forEach(Bans::close);
+        stores.clear();
+        cluster.member(0).getMap(map).destroy();
+        cluster.member(0).getMap(map + HazelcastBanSharing.SUFFIX).destroy();
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as(what + " within 30 s").isLessThan(deadline);
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+    }
+
+    /** Spends the key's one token on member 0, then denies it twice there: the second denial bans it. */
+    private void ban(String key) {
+        assertThat(limiters.get(0).check(rule, key, 1).allowed()).isTrue();
+        assertThat(limiters.get(0).check(rule, key, 1).allowed()).isFalse();
+        assertThat(started).isEmpty();
+        assertThat(limiters.get(0).check(rule, key, 1).allowed()).isFalse();
+        assertThat(started).containsExactly("0:" + key);
+    }
+
+    @Test
+    void aBanStartedOnOneMemberIsAnsweredOnTheOthersWithoutTheStore() throws Exception {
+        String key = "client-" + UUID.randomUUID();
+        String storeKey = BucketKeys.of("r", key);
+        ban(key);
+        await("member 2's copy", () -> bans.get(1).leftMicros(storeKey) > 0 && bans.get(2).leftMicros(storeKey) > 0);
+        long calls = stores.get(1).calls.get();
+        Decision banned = limiters.get(1).check(rule, key, 1);
+        assertThat(banned.banned()).isTrue();
+        assertThat(banned.allowed()).isFalse();
+        assertThat(banned.retryAfter()).as("the ban's length on the members' one clock").isEqualTo(Duration.ofMinutes(10));
+        assertThat(stores.get(1).calls.get()).as("the store was not asked").isEqualTo(calls);
+        assertThat(limiters.get(2).check(rule, key, 1).banned()).isTrue();
+        assertThat(started).as("started once, on member 0").containsExactly("0:" + key);
+
+        Bans late = open(2);
+        assertThat(late.leftMicros(storeKey)).as("a member that opens its bans later loads the current ones")
+                .isEqualTo(Duration.ofMinutes(10).toNanos() / 1_000);
+
+        assertThat(bans.get(1).lift("r", key)).isTrue();
+        await("the lift on every member", () -> bans.stream().allMatch(each -> each.leftMicros(storeKey) == 0));
+        assertThat(limiters.get(2).check(rule, key, 1).banned()).as("lifted: its bucket denies it").isFalse();
+        assertThat(limiters.get(2).check(rule, key, 1).banned()).isFalse();
+        assertThat(started).as("a new ban takes two new denials").containsExactly("0:" + key, "2:" + key);
+        assertThat(limiters.get(2).check(rule, key, 1).banned()).isTrue();
+    }
+
+    @Test
+    void aBanIsOverOnEveryMemberAtItsEndWhateverTheMapSays() throws Exception {
+        String key = "client-" + UUID.randomUUID();
+        String storeKey = BucketKeys.of("r", key);
+        ban(key);
+        await("every member's copy", () -> bans.stream().allMatch(each -> each.leftMicros(storeKey) > 0));
+        cluster.clock().advance(Duration.ofMinutes(10).minusNanos(1_000));
+        assertThat(limiters.get(1).check(rule, key, 1).retryAfterMicros()).isEqualTo(1);
+        cluster.clock().advanceMicros(1);
+        for (Bans each : bans) {
+            assertThat(each.leftMicros(storeKey)).isZero();
+        }
+        assertThat(cluster.member(0).getMap(map + HazelcastBanSharing.SUFFIX).containsKey(storeKey))
+                .as("the map's entry lives on in real time; the members do not wait for its expiry").isTrue();
+    }
+
+    @Test
+    void denialsFromEveryMemberCountOnceEachAndStartOneBan() throws Exception {
+        RuleConfig tenDenials = TestRules.read(Map.of("tollgate.rules.t.rate", "1/1h", "tollgate.rules.t.burst", "1",
+                "tollgate.rules.t.ban-after", "10/1h", "tollgate.rules.t.ban-for", "10m")).rule("t");
+        String key = "client-" + UUID.randomUUID();
+        assertThat(limiters.get(0).check(tenDenials, key, 1).allowed()).isTrue();
+        for (int i = 0; i < 9; i++) {
+            assertThat(limiters.get(i % 3).check(tenDenials, key, 1).banned()).isFalse();
+        }
+        assertThat(started).as("9 denials on 3 members").isEmpty();
+        limiters.get(1).check(tenDenials, key, 1);
+        assertThat(started).as("the tenth").containsExactly("1:" + key);
+
+        String hot = "hot-" + UUID.randomUUID();
+        limiters.get(0).check(tenDenials, hot, 1);
+        ExecutorService threads = Executors.newFixedThreadPool(12);
+        try {
+            List<Future<Decision>> decisions = new ArrayList<>();
+            for (int i = 0; i < 60; i++) {
+                Limiter limiter = limiters.get(i % 3);
+                decisions.add(threads.submit(() -> limiter.check(tenDenials, hot, 1)));
+            }
+            for (Future<Decision> decision : decisions) {
+                assertThat(decision.get(60, TimeUnit.SECONDS).allowed()).isFalse();
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(started.stream().filter(ban -> ban.endsWith(":" + hot))).as("60 concurrent denials, one ban").hasSize(1);
+    }
+}
