@@ -1,28 +1,33 @@
 package io.tollgate;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * One client's bucket of one rule, as {@link RateLimitAdmin} read it. Immutable.
  *
- * <p>A later version reports a temporary ban of the key here as well, as a component of its own; today a bucket
- * carries its limits only.
- *
  * @param rule      the rule's name
  * @param keyHash   the SHA-256 of the key (its UTF-8) in base64url without padding, as events name it: never the key
  * @param limits    per limit of the rule, in configuration order, what is left; empty when the store did not answer
- * @param fromStore {@code true} if the store answered (a bucket it does not hold is full); {@code false} if it
- *                  failed or timed out, and nothing is known
+ * @param fromStore   {@code true} if the store answered (a bucket it does not hold is full); {@code false} if it
+ *                    failed or timed out, and nothing is known
+ * @param bannedUntil when the key's ban by the rule ends ({@code ban-after}, {@code ban-for}), or {@code null} if it
+ *                    has none; read from this member's copy of the bans, so known even when the store failed
  */
-public record BucketStatus(String rule, String keyHash, List<LimitStatus> limits, boolean fromStore) {
+public record BucketStatus(String rule, String keyHash, List<LimitStatus> limits, boolean fromStore, Instant bannedUntil) {
 
-    /** @throws NullPointerException if a component is {@code null} */
+    /** @throws NullPointerException if a component but {@code bannedUntil} is {@code null} */
     public BucketStatus {
         Objects.requireNonNull(rule, "rule");
         Objects.requireNonNull(keyHash, "keyHash");
         limits = List.copyOf(limits);
+    }
+
+    /** @return whether the key is banned by the rule now (its requests are refused whatever the bucket holds) */
+    public boolean banned() {
+        return bannedUntil != null;
     }
 
     /** @return {@code true} if the store answered and every limit is full */

@@ -3,8 +3,8 @@ package io.tollgate;
 import java.util.List;
 
 /**
- * The operator's view of the limiter: inspect a client's bucket, reset it, list the rules as they run. Inject it
- * with {@code @Inject RateLimitAdmin}.
+ * The operator's view of the limiter: inspect a client's bucket, reset it, list the rules as they run, see and
+ * lift bans. Inject it with {@code @Inject RateLimitAdmin}.
  *
  * <pre>{@code
  * BucketStatus status = admin.inspect("search", "203.0.113.7");
@@ -27,8 +27,8 @@ public interface RateLimitAdmin {
      *
      * @param rule a configured rule name
      * @param key  the bucket within the rule, as the rule builds it (the client address, the API key...)
-     * @return per limit what is left; when the store failed, {@link BucketStatus#fromStore()} is {@code false}
-     *         and no limits are reported
+     * @return per limit what is left, and the key's ban if it has one; when the store failed,
+     *         {@link BucketStatus#fromStore()} is {@code false} and no limits are reported
      * @throws IllegalArgumentException for an unknown rule or a {@code null} key
      */
     BucketStatus inspect(String rule, String key);
@@ -36,11 +36,29 @@ public interface RateLimitAdmin {
     /**
      * Resets the bucket {@code key} of {@code rule}: its stored entry is removed, so it is full again on every
      * member, and each member drops what it remembers of the key (cached denials, tokens reserved ahead) as
-     * soon as it hears of the reset (within moments, through the store).
+     * soon as it hears of the reset (within moments, through the store). A ban of the key stays: see
+     * {@link #liftBan}.
      *
      * @return the bucket as it is after the reset
      * @throws IllegalArgumentException for an unknown rule or a {@code null} key; nothing is changed
      * @throws IllegalStateException    if the store failed (the reset may then still have taken effect)
      */
     BucketStatus reset(String rule, String key);
+
+    /**
+     * @return the keys {@code rule} bans now, by hash, on this member's copy of the bans (which every member
+     *         keeps of the cluster's); empty for a rule without {@code ban-after}
+     * @throws IllegalArgumentException for an unknown rule
+     */
+    List<KeyBan> bans(String rule);
+
+    /**
+     * Ends the ban of {@code key} by {@code rule} on every member (each drops it as soon as it hears of it, within
+     * moments) and forgets the denials counted towards the next one. The bucket stays as it is: a key whose bucket
+     * is empty is still denied, not banned, until it refills or is {@linkplain #reset reset}.
+     *
+     * @return whether the key was banned
+     * @throws IllegalArgumentException for an unknown rule or a {@code null} key; nothing is changed
+     */
+    boolean liftBan(String rule, String key);
 }

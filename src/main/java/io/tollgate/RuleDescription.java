@@ -1,7 +1,10 @@
 package io.tollgate;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -13,12 +16,17 @@ import java.util.Objects;
  * @param key            whose bucket ({@code ip}, {@code header:X-Api-Key, path}...)
  * @param cost           tokens per request: a number, or {@code header:<name>} / {@code query:<name>}
  * @param match          the conditions a request must meet; empty for every request
+ * @param exempt         the conditions that let a request through untouched; empty for none
+ * @param onMissingKey   {@code shared}, {@code skip} or {@code reject}
  * @param paths          the path globs the rule applies to without an annotation; empty if none
  * @param mode           {@code enforce} or {@code shadow}
  * @param onStoreFailure {@code allow} or {@code deny}
+ * @param overrides      the keys with limits of their own, each by its hash (as events name keys) to its limits as
+ *                       {@code limits} writes them; empty for none. {@link RateLimitRules#current} gives the keys
+ * @param ban            {@code ban-after=<n>/<period> ban-for=<duration> ban-status=<status>}; empty for none
  */
-public record RuleDescription(String name, List<Limit> limits, String key, String cost, String match, List<String> paths,
-        String mode, String onStoreFailure) {
+public record RuleDescription(String name, List<Limit> limits, String key, String cost, String match, String exempt,
+        String onMissingKey, List<String> paths, String mode, String onStoreFailure, Map<String, String> overrides, String ban) {
 
     /** @throws NullPointerException if a component is {@code null} */
     public RuleDescription {
@@ -27,9 +35,13 @@ public record RuleDescription(String name, List<Limit> limits, String key, Strin
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(cost, "cost");
         Objects.requireNonNull(match, "match");
+        Objects.requireNonNull(exempt, "exempt");
+        Objects.requireNonNull(onMissingKey, "onMissingKey");
         paths = List.copyOf(paths);
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(onStoreFailure, "onStoreFailure");
+        overrides = Collections.unmodifiableMap(new LinkedHashMap<>(overrides));
+        Objects.requireNonNull(ban, "ban");
     }
 
     /**

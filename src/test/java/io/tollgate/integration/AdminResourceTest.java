@@ -49,8 +49,8 @@ class AdminResourceTest {
 
             assertThat(app.get("tollgate/admin/rules", OPERATOR, "ops", "X-Test-Roles", "tollgate-admin").body())
                     .isEqualTo("[{\"name\":\"search\",\"limits\":[{\"tokens\":1,\"period\":\"PT1H\",\"burst\":2}],"
-                            + "\"key\":\"header:X-Api-Key\",\"cost\":\"1\",\"match\":\"\",\"paths\":[],\"mode\":\"enforce\","
-                            + "\"onStoreFailure\":\"allow\"}]");
+                            + "\"key\":\"header:X-Api-Key\",\"cost\":\"1\",\"match\":\"\",\"exempt\":\"\",\"onMissingKey\":\"shared\","
+                            + "\"paths\":[],\"mode\":\"enforce\",\"onStoreFailure\":\"allow\",\"overrides\":{},\"ban\":\"\"}]");
 
             String key = "client/with slashes?&=%2F";
             String hash = BucketKeys.hash(key);
@@ -60,16 +60,43 @@ class AdminResourceTest {
             HttpResponse<String> inspected = post(app, "tollgate/admin/rules/search/inspect", key, "tollgate-admin");
             assertThat(inspected.statusCode()).isEqualTo(200);
             assertThat(inspected.body()).startsWith("{\"rule\":\"search\",\"keyHash\":\"" + hash
-                    + "\",\"fromStore\":true,\"full\":false,\"limits\":[{\"remaining\":0,\"limit\":2,\"untilFullSeconds\":").doesNotContain(key);
+                    + "\",\"fromStore\":true,\"full\":false,\"bannedUntil\":null,\"limits\":[{\"remaining\":0,\"limit\":2,\"untilFullSeconds\":").doesNotContain(key);
             HttpResponse<String> reset = post(app, "tollgate/admin/rules/search/reset", key, "tollgate-admin");
             assertThat(reset.statusCode()).isEqualTo(200);
             assertThat(reset.body()).isEqualTo("{\"rule\":\"search\",\"keyHash\":\"" + hash
-                    + "\",\"fromStore\":true,\"full\":true,\"limits\":[{\"remaining\":2,\"limit\":2,\"untilFullSeconds\":0}]}");
+                    + "\",\"fromStore\":true,\"full\":true,\"bannedUntil\":null,\"limits\":[{\"remaining\":2,\"limit\":2,\"untilFullSeconds\":0}]}");
             assertThat(app.get("search?q=a", "X-Api-Key", key).statusCode()).isEqualTo(200);
 
             HttpResponse<String> unknown = post(app, "tollgate/admin/rules/nope/reset", key, "tollgate-admin");
             assertThat(unknown.statusCode()).isEqualTo(404);
             assertThat(unknown.body()).contains("rule = 'nope': no such rule; configured rules are [search]");
+        }
+    }
+
+    /** A rule's bans listed and a ban lifted over HTTP: the key only by its hash, in the list and the answers. */
+    @Test
+    void anOperatorListsAndLiftsBans() throws Exception {
+        try (TestApp app = app().property("tollgate.admin.enabled", "true").property("tollgate.admin.role", "tollgate-admin")
+                .property("tollgate.rules.search.ban-after", "1/1h").property("tollgate.rules.search.ban-for", "1h").start()) {
+            String key = "banned client";
+            String hash = BucketKeys.hash(key);
+            assertThat(app.get("search?q=a", "X-Api-Key", key).statusCode()).isEqualTo(200);
+            assertThat(app.get("search?q=a", "X-Api-Key", key).statusCode()).isEqualTo(200);
+            assertThat(app.get("search?q=a", "X-Api-Key", key).statusCode()).as("the denial that bans").isEqualTo(429);
+            assertThat(app.get("search?q=a", "X-Api-Key", key).headers().firstValue("Content-Type")).hasValue("application/problem+json");
+
+            HttpResponse<String> bans = app.get("tollgate/admin/rules/search/bans", OPERATOR, "ops", "X-Test-Roles", "tollgate-admin");
+            assertThat(bans.statusCode()).isEqualTo(200);
+            assertThat(bans.body()).startsWith("[{\"keyHash\":\"" + hash + "\",\"until\":\"").endsWith("Z\"}]").doesNotContain(key);
+            assertThat(post(app, "tollgate/admin/rules/search/inspect", key, "tollgate-admin").body()).contains("\"bannedUntil\":\"");
+
+            HttpResponse<String> lifted = post(app, "tollgate/admin/rules/search/lift-ban", key, "tollgate-admin");
+            assertThat(lifted.statusCode()).isEqualTo(200);
+            assertThat(lifted.body()).isEqualTo("{\"rule\":\"search\",\"keyHash\":\"" + hash + "\",\"lifted\":true}");
+            assertThat(app.get("tollgate/admin/rules/search/bans", OPERATOR, "ops", "X-Test-Roles", "tollgate-admin").body()).isEqualTo("[]");
+            assertThat(post(app, "tollgate/admin/rules/search/lift-ban", key, "tollgate-admin").body()).endsWith("\"lifted\":false}");
+            assertThat(post(app, "tollgate/admin/rules/search/lift-ban", key, "users").statusCode()).isEqualTo(403);
+            assertThat(app.get("tollgate/admin/rules/search/bans", OPERATOR, "ops", "X-Test-Roles", "users").statusCode()).isEqualTo(403);
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.BucketStatus;
+import io.tollgate.Decision;
 import io.tollgate.RateLimitAdmin;
 import io.tollgate.RateLimitRules;
 import io.tollgate.RateLimiter;
@@ -12,6 +13,7 @@ import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.testing.TestApp;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The injectable {@link RateLimitAdmin} with the in-memory store: inspect, reset, the rules as configured. */
@@ -37,15 +39,16 @@ class RateLimitAdminTest {
             assertThat(admin.rules()).containsExactly(
                     new RuleDescription("llm", List.of(new RuleDescription.Limit(10, Duration.ofSeconds(1), 20),
                             new RuleDescription.Limit(1000, Duration.ofHours(1), 1000)),
-                            "header:X-Api-Key, path", "header:x-weight", "jwt:plan=free", List.of("/llm/**"), "shadow", "deny"),
+                            "header:X-Api-Key, path", "header:x-weight", "jwt:plan=free", "", "shared", List.of("/llm/**"), "shadow",
+                            "deny", Map.of(), ""),
                     new RuleDescription("search", List.of(new RuleDescription.Limit(1, Duration.ofHours(1), 3)),
-                            "ip", "1", "", List.of(), "enforce", "allow"));
+                            "ip", "1", "", "", "shared", List.of(), "enforce", "allow", Map.of(), ""));
 
             String key = "203.0.113.7";
             limiter.tryAcquire("search", key, 2);
             BucketStatus status = admin.inspect("search", key);
             assertThat(status).isEqualTo(new BucketStatus("search", BucketKeys.hash(key),
-                    List.of(status.limits().get(0)), true));
+                    List.of(status.limits().get(0)), true, null));
             assertThat(status.limits().get(0).remaining()).isEqualTo(1);
             assertThat(status.limits().get(0).limit()).isEqualTo(3);
             assertThat(status.limits().get(0).untilFull()).isGreaterThan(Duration.ofMinutes(119)).isLessThanOrEqualTo(Duration.ofHours(2));
@@ -82,9 +85,55 @@ class RateLimitAdminTest {
             assertThat(admin.inspect("api", "other").limits()).singleElement()
                     .satisfies(limit -> assertThat(limit.limit()).isEqualTo(3));
 
-            app.bean(RateLimitRules.class).change("api", java.util.Map.of("burst", "7"));
+            assertThat(admin.rules()).singleElement().satisfies(rule ->
+                    assertThat(rule.overrides()).as("keys by their hash").containsExactly(Map.entry(BucketKeys.hash("acme"), "1/1h burst 50")));
+            app.bean(RateLimitRules.class).change("api", Map.of("burst", "7"));
             assertThat(admin.rules()).singleElement().satisfies(rule ->
                     assertThat(rule.limits()).containsExactly(new RuleDescription.Limit(1, Duration.ofHours(1), 7)));
+        }
+    }
+
+    /** A banned key shows its ban when inspected and in the rule's list; lifting it ends the ban, not the empty bucket. */
+    @Test
+    void showsAndLiftsBans() throws Exception {
+        try (TestApp app = TestApp.builder()
+                .property("tollgate.store", "memory")
+                .property("tollgate.rules.logins.rate", "1/1h")
+                .property("tollgate.rules.logins.burst", "1")
+                .property("tollgate.rules.logins.ban-after", "2/1h")
+                .property("tollgate.rules.logins.ban-for", "1h")
+                .start()) {
+            RateLimitAdmin admin = app.bean(RateLimitAdmin.class);
+            RateLimiter limiter = app.bean(RateLimiter.class);
+            String key = "198.51.100.9";
+            assertThat(limiter.tryAcquire("logins", key).allowed()).isTrue();
+            assertThat(limiter.tryAcquire("logins", key).banned()).isFalse(); // the first denial
+            assertThat(admin.inspect("logins", key).banned()).isFalse();
+            assertThat(limiter.tryAcquire("logins", key).allowed()).isFalse(); // the second starts the ban
+
+            BucketStatus banned = admin.inspect("logins", key);
+            assertThat(banned.banned()).isTrue();
+            assertThat(Duration.between(java.time.Instant.now(), banned.bannedUntil()))
+                    .isGreaterThan(Duration.ofMinutes(59)).isLessThanOrEqualTo(Duration.ofHours(1));
+            assertThat(admin.bans("logins")).singleElement().satisfies(ban -> {
+                assertThat(ban.rule()).isEqualTo("logins");
+                assertThat(ban.keyHash()).isEqualTo(BucketKeys.hash(key));
+                assertThat(ban.until()).isEqualTo(banned.bannedUntil());
+            });
+            assertThat(limiter.tryAcquire("logins", key).banned()).isTrue();
+
+            assertThat(admin.liftBan("logins", key)).isTrue();
+            assertThat(admin.bans("logins")).isEmpty();
+            assertThat(admin.inspect("logins", key).banned()).isFalse();
+            Decision after = limiter.tryAcquire("logins", key);
+            assertThat(after.allowed()).as("still an empty bucket").isFalse();
+            assertThat(after.banned()).isFalse();
+            assertThat(admin.liftBan("logins", key)).as("no ban left to lift").isFalse();
+            admin.reset("logins", key);
+            assertThat(limiter.tryAcquire("logins", key).allowed()).isTrue();
+
+            assertThatThrownBy(() -> admin.bans("nope")).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> admin.liftBan("logins", null)).isInstanceOf(IllegalArgumentException.class);
         }
     }
 }

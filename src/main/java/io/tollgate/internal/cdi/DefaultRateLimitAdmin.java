@@ -1,6 +1,7 @@
 package io.tollgate.internal.cdi;
 
 import io.tollgate.BucketStatus;
+import io.tollgate.KeyBan;
 import io.tollgate.RateLimitAdmin;
 import io.tollgate.RuleDescription;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -27,5 +28,15 @@ public class DefaultRateLimitAdmin implements RateLimitAdmin {
     @Override
     public BucketStatus reset(String rule, String key) {
         return extension.tollgate().admin().reset(rule, key);
+    }
+
+    @Override
+    public List<KeyBan> bans(String rule) {
+        return extension.tollgate().admin().bans(rule);
+    }
+
+    @Override
+    public boolean liftBan(String rule, String key) {
+        return extension.tollgate().admin().liftBan(rule, key);
     }
 }

@@ -19,7 +19,7 @@ public record BucketLimits(List<Limit> limits, TokenBucket bucket) {
     }
 
     /** @return the limits as {@code limits} writes them: {@code 10/1s burst 20, 1000/1h burst 1000} */
-    String text() {
+    public String text() {
         StringBuilder text = new StringBuilder();
         for (Limit limit : limits) {
             text.append(text.length() == 0 ? "" : ", ").append(limit);

@@ -1,6 +1,7 @@
 package io.tollgate.internal.http;
 
 import io.tollgate.BucketStatus;
+import io.tollgate.KeyBan;
 import io.tollgate.RuleDescription;
 import java.time.Duration;
 import java.util.List;
@@ -25,19 +26,30 @@ public final class AdminBodies {
             out.append("],\"key\":").append(ProblemBodies.quote(rule.key()))
                     .append(",\"cost\":").append(ProblemBodies.quote(rule.cost()))
                     .append(",\"match\":").append(ProblemBodies.quote(rule.match()))
+                    .append(",\"exempt\":").append(ProblemBodies.quote(rule.exempt()))
+                    .append(",\"onMissingKey\":").append(ProblemBodies.quote(rule.onMissingKey()))
                     .append(",\"paths\":[").append(String.join(",", rule.paths().stream().map(ProblemBodies::quote).toList())).append(']')
                     .append(",\"mode\":").append(ProblemBodies.quote(rule.mode()))
-                    .append(",\"onStoreFailure\":").append(ProblemBodies.quote(rule.onStoreFailure())).append('}');
+                    .append(",\"onStoreFailure\":").append(ProblemBodies.quote(rule.onStoreFailure()))
+                    .append(",\"overrides\":{");
+            int before = out.length();
+            rule.overrides().forEach((keyHash, limits) -> out.append(out.length() > before ? "," : "")
+                    .append(ProblemBodies.quote(keyHash)).append(':').append(ProblemBodies.quote(limits)));
+            out.append("},\"ban\":").append(ProblemBodies.quote(rule.ban())).append('}');
         }
         return out.append(']').toString();
     }
 
-    /** @return a bucket: the rule, the key's hash, whether the store answered, and per limit what is left */
+    /**
+     * @return a bucket: the rule, the key's hash, whether the store answered, per limit what is left, and when the
+     *         key's ban ends ({@code null} without one)
+     */
     public static String bucket(BucketStatus status) {
         StringBuilder out = new StringBuilder(160).append("{\"rule\":").append(ProblemBodies.quote(status.rule()))
                 .append(",\"keyHash\":").append(ProblemBodies.quote(status.keyHash()))
                 .append(",\"fromStore\":").append(status.fromStore())
                 .append(",\"full\":").append(status.full())
+                .append(",\"bannedUntil\":").append(status.banned() ? ProblemBodies.quote(status.bannedUntil().toString()) : "null")
                 .append(",\"limits\":[");
         for (int i = 0; i < status.limits().size(); i++) {
             BucketStatus.LimitStatus limit = status.limits().get(i);
@@ -46,6 +58,21 @@ public final class AdminBodies {
                     .append(",\"untilFullSeconds\":").append(seconds(limit.untilFull())).append('}');
         }
         return out.append("]}").toString();
+    }
+
+    /** @return the bans of a rule: an array of the keys' hashes and when their bans end (ISO-8601) */
+    public static String bans(List<KeyBan> bans) {
+        StringBuilder out = new StringBuilder(96 * bans.size() + 2).append('[');
+        for (KeyBan ban : bans) {
+            out.append(out.length() > 1 ? "," : "").append("{\"keyHash\":").append(ProblemBodies.quote(ban.keyHash()))
+                    .append(",\"until\":").append(ProblemBodies.quote(ban.until().toString())).append('}');
+        }
+        return out.append(']').toString();
+    }
+
+    /** @return whether a lift found a ban: the rule, the key's hash, and {@code lifted} */
+    public static String lifted(String rule, String keyHash, boolean lifted) {
+        return "{\"rule\":" + ProblemBodies.quote(rule) + ",\"keyHash\":" + ProblemBodies.quote(keyHash) + ",\"lifted\":" + lifted + "}";
     }
 
     /** @return an RFC 9457 problem of type {@code about:blank}: the status, its title, and what went wrong */

@@ -2,6 +2,7 @@ package io.tollgate.internal.jaxrs;
 
 import io.tollgate.BucketStatus;
 import io.tollgate.internal.config.AdminSettings;
+import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.http.AdminBodies;
 import io.tollgate.internal.http.ProblemBodies;
 import io.tollgate.internal.runtime.Tollgate;
@@ -19,8 +20,8 @@ import jakarta.ws.rs.core.SecurityContext;
 import java.util.function.Function;
 
 /**
- * The admin resource, {@code tollgate/admin} within the application's JAX-RS path: the rules, and a client's bucket
- * of a rule to inspect or reset. The key is the request's body ({@code text/plain}, UTF-8), so that it stays out of
+ * The admin resource, {@code tollgate/admin} within the application's JAX-RS path: the rules, a client's bucket
+ * of a rule to inspect or reset, and a rule's bans to list or lift. The key is the request's body ({@code text/plain}, UTF-8), so that it stays out of
  * URLs and access logs and needs no escaping; answers name it by its hash only. Found by the server's scan of the
  * application, like {@link RateLimitFeature}. Off ({@code tollgate.admin.enabled=false}, the default) every path
  * answers 404 as if it did not exist; on, only an authenticated caller in {@code tollgate.admin.role} is answered:
@@ -55,6 +56,23 @@ public class RateLimitAdminResource {
     @Consumes(MediaType.WILDCARD)
     public Response reset(@PathParam("rule") String rule, String key) {
         return answer(tollgate -> bucket(tollgate.admin().reset(rule, key == null ? "" : key)));
+    }
+
+    /** @return the keys the rule bans now, by hash, with the end of each ban */
+    @GET
+    @Path("rules/{rule}/bans")
+    public Response bans(@PathParam("rule") String rule) {
+        return answer(tollgate -> Response.ok(AdminBodies.bans(tollgate.admin().bans(rule)), JSON).build());
+    }
+
+    /** @return whether the key (the body) was banned by the rule; its ban is lifted on every member */
+    @POST
+    @Path("rules/{rule}/lift-ban")
+    @Consumes(MediaType.WILDCARD)
+    public Response liftBan(@PathParam("rule") String rule, String key) {
+        String given = key == null ? "" : key;
+        return answer(tollgate -> Response.ok(AdminBodies.lifted(rule, BucketKeys.hash(given), tollgate.admin().liftBan(rule, given)),
+                JSON).build());
     }
 
     private Response answer(Function<Tollgate, Response> call) {

@@ -1,17 +1,23 @@
 package io.tollgate.internal.runtime;
 
 import io.tollgate.BucketStatus;
+import io.tollgate.KeyBan;
 import io.tollgate.RateLimitAdmin;
 import io.tollgate.RuleDescription;
+import io.tollgate.internal.config.LiveRule;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.core.LimitLevel;
+import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BucketReading;
 import io.tollgate.internal.store.BucketStore;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -23,10 +29,13 @@ public final class KeyAdmin implements RateLimitAdmin {
 
     private final TollgateConfig config;
     private final BucketStore store;
+    private final Bans bans;
 
-    public KeyAdmin(TollgateConfig config, BucketStore store) {
+    /** @param bans the rules' bans, which an inspection shows and an operator lifts */
+    public KeyAdmin(TollgateConfig config, BucketStore store, Bans bans) {
         this.config = config;
         this.store = store;
+        this.bans = bans;
     }
 
     @Override
@@ -43,9 +52,9 @@ public final class KeyAdmin implements RateLimitAdmin {
             reading = store.read(storeKey);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "The rate-limit store could not be read for rule '" + resolved.name() + "'", e);
-            return new BucketStatus(resolved.name(), BucketKeys.hash(key), List.of(), false);
+            return new BucketStatus(resolved.name(), BucketKeys.hash(key), List.of(), false, bannedUntil(resolved, key));
         }
-        return status(resolved, key, reading);
+        return status(resolved, key, reading, bannedUntil(resolved, key));
     }
 
     @Override
@@ -60,6 +69,24 @@ public final class KeyAdmin implements RateLimitAdmin {
         return inspect(rule, key);
     }
 
+    @Override
+    public List<KeyBan> bans(String rule) {
+        String name = rule(rule, "").name();
+        return bans.list(name).stream().map(ban -> new KeyBan(name, ban.keyHash(), ban.until())).toList();
+    }
+
+    @Override
+    public boolean liftBan(String rule, String key) {
+        RuleConfig resolved = rule(rule, key);
+        boolean lifted = bans.lift(resolved.name(), key);
+        LOG.info(() -> "Ban of " + BucketKeys.hash(key) + " by rule '" + resolved.name() + "' lifted" + (lifted ? "" : " (it had none)"));
+        return lifted;
+    }
+
+    private Instant bannedUntil(RuleConfig rule, String key) {
+        return bans.until(rule.name(), key).orElse(null);
+    }
+
     private RuleConfig rule(String name, String key) {
         RuleConfig rule = name == null ? null : config.rule(name);
         if (rule == null) {
@@ -71,11 +98,11 @@ public final class KeyAdmin implements RateLimitAdmin {
         return rule;
     }
 
-    private static BucketStatus status(RuleConfig rule, String key, BucketReading reading) {
+    private static BucketStatus status(RuleConfig rule, String key, BucketReading reading, Instant bannedUntil) {
         // the key's own limits where the rule overrides them
         List<BucketStatus.LimitStatus> limits = rule.live().limits(key).bucket().levels(reading.state(), reading.nowMicros()).stream()
                 .map(KeyAdmin::limitStatus).toList();
-        return new BucketStatus(rule.name(), BucketKeys.hash(key), limits, true);
+        return new BucketStatus(rule.name(), BucketKeys.hash(key), limits, true, bannedUntil);
     }
 
     private static BucketStatus.LimitStatus limitStatus(LimitLevel level) {
@@ -83,9 +110,13 @@ public final class KeyAdmin implements RateLimitAdmin {
     }
 
     private static RuleDescription describe(RuleConfig rule) {
-        List<RuleDescription.Limit> limits = rule.limits().stream().map(KeyAdmin::describe).toList();
-        return new RuleDescription(rule.name(), limits, rule.key().toString(), rule.cost().toString(), rule.match().toString(),
-                rule.paths().stream().map(Object::toString).toList(), lower(rule.mode()), lower(rule.onStoreFailure()));
+        LiveRule live = rule.live();
+        List<RuleDescription.Limit> limits = live.limits().limits().stream().map(KeyAdmin::describe).toList();
+        Map<String, String> overrides = new LinkedHashMap<>();
+        live.overrides().forEach((key, override) -> overrides.put(BucketKeys.hash(key), override.text()));
+        return new RuleDescription(rule.name(), limits, rule.key().toString(), live.cost().toString(), rule.match().toString(),
+                rule.exempt().toString(), lower(rule.onMissingKey()), rule.paths().stream().map(Object::toString).toList(),
+                lower(live.mode()), lower(live.onStoreFailure()), overrides, rule.ban() == null ? "" : rule.ban().toString());
     }
 
     private static RuleDescription.Limit describe(Limit limit) {

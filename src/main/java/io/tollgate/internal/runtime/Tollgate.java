@@ -66,7 +66,7 @@ public final class Tollgate implements AutoCloseable {
         this.httpRequests = httpRequests;
         this.requests = requests;
         this.limiter = new Limiter(store, config.storeTimeout(), observer, bans);
-        this.admin = new KeyAdmin(config, store);
+        this.admin = new KeyAdmin(config, store, limiter.bans());
         this.gate = new RequestGate(limiter, name -> {
             RateLimitKeyResolver resolver = resolvers.get(name);
             if (resolver == null) {
