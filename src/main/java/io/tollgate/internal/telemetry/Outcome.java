@@ -7,6 +7,8 @@ enum Outcome {
     ALLOWED("allowed"),
     DENIED("denied"),
     SHADOW_DENIED("shadow-denied"),
+    /** Refused by a ban after repeated denials ({@code ban-after}). */
+    BANNED("banned"),
     /** On spans only: the store did not answer, the rule's {@code on-store-failure} did. */
     STORE_FAILURE("store-failure");
 
@@ -16,8 +18,11 @@ enum Outcome {
         this.value = value;
     }
 
-    /** @return allowed, denied or shadow-denied, whoever decided (the counters count store failures apart) */
+    /** @return allowed, denied, shadow-denied or banned, whoever decided (the counters count store failures apart) */
     static Outcome counted(Decision decision) {
+        if (decision.banned()) {
+            return BANNED;
+        }
         if (decision.shadowDenied()) {
             return SHADOW_DENIED;
         }

@@ -10,6 +10,7 @@ import io.tollgate.Decision;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.limiter.NearLimit;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -17,8 +18,9 @@ import java.util.Map;
 
 /**
  * Tollgate's instruments in an OpenTelemetry {@link Meter}, each with the attribute {@code tollgate.rule}: the counters
- * {@code tollgate.decisions} by {@code tollgate.outcome} (allowed, denied, shadow-denied), {@code tollgate.store.failures}
- * by {@code error.type} (timeout, error) and {@code tollgate.near_limit}, and the histogram
+ * {@code tollgate.decisions} by {@code tollgate.outcome} (allowed, denied, shadow-denied, and banned for a rule with a
+ * ban), {@code tollgate.store.failures} by {@code error.type} (timeout, error), {@code tollgate.near_limit} and, for a
+ * rule with a ban, {@code tollgate.bans} (bans started on this member), and the histogram
  * {@code tollgate.decision.duration} in seconds. Every attribute set is made at deployment, and every counter of every
  * rule starts at 0 then, so a request builds nothing and a rule that never denied shows 0.
  */
@@ -34,6 +36,7 @@ final class TelemetryMetrics implements DecisionObserver {
     private final LongCounter decisions;
     private final LongCounter storeFailures;
     private final LongCounter nearLimitCount;
+    private final LongCounter bans;
     private final DoubleHistogram duration;
     private final NearLimit nearLimit;
     private final Map<String, RuleAttributes> rules = new HashMap<>();
@@ -41,20 +44,27 @@ final class TelemetryMetrics implements DecisionObserver {
     TelemetryMetrics(Meter meter, Collection<RuleConfig> rules, NearLimit nearLimit) {
         this.nearLimit = nearLimit;
         decisions = meter.counterBuilder("tollgate.decisions").setUnit("{decision}")
-                .setDescription("Rate-limit decisions, by rule and outcome (allowed, denied, shadow-denied)").build();
+                .setDescription("Rate-limit decisions, by rule and outcome (allowed, denied, shadow-denied, banned)").build();
         storeFailures = meter.counterBuilder("tollgate.store.failures").setUnit("{decision}")
                 .setDescription("Decisions the rate-limit store did not answer, by rule and error type (timeout, error); "
                         + "the rule's on-store-failure policy answered them").build();
         nearLimitCount = meter.counterBuilder("tollgate.near_limit").setUnit("{decision}")
                 .setDescription("Allowed rate-limit decisions that left the bucket below tollgate.near-limit of its burst, by rule")
                 .build();
+        bans = meter.counterBuilder("tollgate.bans").setUnit("{ban}")
+                .setDescription("Bans started by this member after repeated denials, by rule").build();
         duration = withBuckets(meter.histogramBuilder("tollgate.decision.duration").setUnit("s")
                 .setDescription("How long rate-limit decisions took their callers, by rule")).build();
         for (RuleConfig rule : rules) {
             RuleAttributes attributes = new RuleAttributes(rule.name());
             this.rules.put(rule.name(), attributes);
-            for (Attributes outcome : attributes.outcomes) {
-                decisions.add(0, outcome);
+            for (Outcome outcome : Outcome.values()) {
+                if (outcome != Outcome.STORE_FAILURE && (outcome != Outcome.BANNED || rule.ban() != null)) {
+                    decisions.add(0, attributes.outcomes[outcome.ordinal()]);
+                }
+            }
+            if (rule.ban() != null) {
+                bans.add(0, attributes.rule);
             }
             storeFailures.add(0, attributes.timeout);
             storeFailures.add(0, attributes.error);
@@ -96,10 +106,18 @@ final class TelemetryMetrics implements DecisionObserver {
         }
     }
 
+    @Override
+    public void banned(RuleConfig rule, String key, Instant until) {
+        RuleAttributes attributes = rules.get(rule.name());
+        if (attributes != null) {
+            bans.add(1, attributes.rule);
+        }
+    }
+
     /** The attribute sets of one rule. */
     private static final class RuleAttributes {
         final Attributes rule;
-        /** By {@link Outcome#ordinal()}: allowed, denied, shadow-denied. */
+        /** By {@link Outcome#ordinal()}: allowed, denied, shadow-denied, banned. */
         final Attributes[] outcomes;
         final Attributes timeout;
         final Attributes error;
@@ -107,7 +125,8 @@ final class TelemetryMetrics implements DecisionObserver {
         RuleAttributes(String name) {
             rule = Attributes.of(RULE, name);
             outcomes = new Attributes[] {Attributes.of(RULE, name, OUTCOME, Outcome.ALLOWED.value),
-                    Attributes.of(RULE, name, OUTCOME, Outcome.DENIED.value), Attributes.of(RULE, name, OUTCOME, Outcome.SHADOW_DENIED.value)};
+                    Attributes.of(RULE, name, OUTCOME, Outcome.DENIED.value), Attributes.of(RULE, name, OUTCOME, Outcome.SHADOW_DENIED.value),
+                    Attributes.of(RULE, name, OUTCOME, Outcome.BANNED.value)};
             timeout = Attributes.of(RULE, name, ERROR_TYPE, "timeout");
             error = Attributes.of(RULE, name, ERROR_TYPE, "error");
         }

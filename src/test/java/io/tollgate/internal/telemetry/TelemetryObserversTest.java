@@ -57,12 +57,21 @@ class TelemetryObserversTest {
                     .addSpanProcessor(SimpleSpanProcessor.create(spans)).build())
             .build();
     private final TestClock clock = TestClock.atRealTime();
-    // search: burst 10, 1 token an hour; strict: burst 2, in shadow mode; nothing refills during the test
-    private final TollgateConfig config = TestRules.read(Map.of(
-            "tollgate.rules.search.rate", "1/1h", "tollgate.rules.search.burst", "10",
-            "tollgate.rules.shadow.rate", "1/1h", "tollgate.rules.shadow.burst", "2", "tollgate.rules.shadow.mode", "shadow",
-            "tollgate.rules.fragile.rate", "1/1h", "tollgate.rules.fragile.on-store-failure", "deny",
-            "tollgate.near-limit", "0.3"));
+    // search: burst 10, 1 token an hour; shadow: burst 2, in shadow mode; guarded: burst 1, banning at the second
+    // denial; nothing refills during the test
+    private final TollgateConfig config = TestRules.read(Map.ofEntries(
+            Map.entry("tollgate.rules.search.rate", "1/1h"),
+            Map.entry("tollgate.rules.search.burst", "10"),
+            Map.entry("tollgate.rules.shadow.rate", "1/1h"),
+            Map.entry("tollgate.rules.shadow.burst", "2"),
+            Map.entry("tollgate.rules.shadow.mode", "shadow"),
+            Map.entry("tollgate.rules.fragile.rate", "1/1h"),
+            Map.entry("tollgate.rules.fragile.on-store-failure", "deny"),
+            Map.entry("tollgate.rules.guarded.rate", "1/1h"),
+            Map.entry("tollgate.rules.guarded.burst", "1"),
+            Map.entry("tollgate.rules.guarded.ban-after", "2/1h"),
+            Map.entry("tollgate.rules.guarded.ban-for", "1h"),
+            Map.entry("tollgate.near-limit", "0.3")));
 
     @AfterEach
     void close() {
@@ -124,6 +133,23 @@ class TelemetryObserversTest {
         assertThat(histogramCounts).isEqualTo(Map.of("search", 17L, "shadow", 4L));
     }
 
+    /** A ban's refusals are counted as banned, the bans themselves apart; a rule without a ban has neither. */
+    @Test
+    void bannedRequestsAndBansAreCountedForARuleWithABan() {
+        Limiter limiter = limiter(sdk);
+        assertThat(counts("tollgate.decisions")).containsEntry(decisions("guarded", "banned"), 0L)
+                .doesNotContainKey(decisions("search", "banned"));
+        assertThat(counts("tollgate.bans")).isEqualTo(Map.of(Attributes.of(RULE, "guarded"), 0L));
+        for (int i = 0; i < 5; i++) { // 1 allowed, 2 denied (the second starts the ban), 2 refused by the ban
+            limiter.check(config.rule("guarded"), "client-a", 1);
+        }
+        Map<Attributes, Long> counts = counts("tollgate.decisions");
+        assertThat(counts.get(decisions("guarded", "allowed"))).isEqualTo(1);
+        assertThat(counts.get(decisions("guarded", "denied"))).isEqualTo(2);
+        assertThat(counts.get(decisions("guarded", "banned"))).isEqualTo(2);
+        assertThat(counts("tollgate.bans")).isEqualTo(Map.of(Attributes.of(RULE, "guarded"), 1L));
+    }
+
     @Test
     void allowedDecisionsThatLeaveTheBucketBelowTheThresholdAreNearTheLimit() {
         Limiter limiter = limiter(sdk);
@@ -136,7 +162,7 @@ class TelemetryObserversTest {
             limiter.check(config.rule("shadow"), "client", 1);
         }
         assertThat(counts("tollgate.near_limit")).isEqualTo(Map.of(Attributes.of(RULE, "search"), 3L,
-                Attributes.of(RULE, "shadow"), 1L, Attributes.of(RULE, "fragile"), 0L));
+                Attributes.of(RULE, "shadow"), 1L, Attributes.of(RULE, "fragile"), 0L, Attributes.of(RULE, "guarded"), 0L));
     }
 
     @Test
