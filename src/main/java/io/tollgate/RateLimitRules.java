@@ -15,7 +15,9 @@ import java.util.Map;
  * to the new limits, capped at the new burst.
  *
  * <p>Every method returns the rule's live values after it, by attribute name as {@link #current} gives them, and
- * throws {@link IllegalArgumentException} for a rule that does not exist or a change that is refused.
+ * throws {@link IllegalArgumentException} for a rule that does not exist or a change that is refused. A change
+ * throws {@link IllegalStateException}, changing nothing, while the cluster that keeps the changes is out of reach
+ * (a Hazelcast client whose cluster is down).
  */
 public interface RateLimitRules {
 

@@ -3,9 +3,11 @@ package io.tollgate.integration;
 import static io.tollgate.testing.Http.header;
 import static io.tollgate.testing.Http.json;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.tollgate.Decision;
+import io.tollgate.RateLimitRules;
 import io.tollgate.RateLimitStoreFailed;
 import io.tollgate.RateLimitStoreFailed.Cause;
 import io.tollgate.RateLimiter;
@@ -224,6 +226,55 @@ class StoreFailureTest {
             assertThat(app.get("search?q=back", "X-Client", "back").statusCode()).as("and limited again").isEqualTo(429);
             assertThat(app.post("items", "X-Client", "again").statusCode()).isEqualTo(200);
             assertThat(app.post("items", "X-Client", "again").statusCode()).isEqualTo(429);
+        }
+    }
+
+    /**
+     * A client whose cluster is not there at deployment deploys all the same, answers by the policies, refuses a rule
+     * change (nothing to keep it in), and takes its part once the cluster comes: the shared rule changes and the bans
+     * reach the cluster's maps.
+     */
+    @Test
+    void aClientWhoseClusterIsNotThereYetDeploysAndJoinsInWhenItComes() throws Exception {
+        try (HazelcastTestCluster cluster = HazelcastTestCluster.start(1)) {
+            cluster.stopMembers();
+            try (TestApp app = app().property("tollgate.hazelcast.client.addresses", cluster.address(0))
+                    .property("tollgate.hazelcast.cluster-name", cluster.name())
+                    .property("tollgate.rules.upload.ban-after", "1/1h")
+                    .property("tollgate.rules.upload.ban-for", "1h")
+                    .start()) {
+                assertThat(app.get("search?q=early", "X-Client", "early").statusCode()).as("fail open").isEqualTo(200);
+                assertThat(app.post("items", "X-Client", "early").statusCode()).as("fail closed").isEqualTo(429);
+                RateLimitRules rules = app.bean(RateLimitRules.class);
+                assertThatThrownBy(() -> rules.change("search", Map.of("burst", "2"))).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("out of reach");
+                assertThat(rules.current("search")).containsEntry("limits", "1/1h burst 1");
+
+                cluster.startMembers();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+                boolean changed = false;
+                while (!changed && System.nanoTime() < deadline) {
+                    try {
+                        rules.change("search", Map.of("burst", "2"));
+                        changed = true;
+                    } catch (IllegalStateException notYet) {
+                        TimeUnit.MILLISECONDS.sleep(200);
+                    }
+                }
+                assertThat(changed).as("a change goes through once the cluster is reached").isTrue();
+                assertThat(cluster.member(0).getMap("tollgate-buckets-rules").containsKey("search")).isTrue();
+
+                IMap<String, Long> bans = cluster.member(0).getMap("tollgate-buckets-bans");
+                for (int i = 0; bans.isEmpty() && System.nanoTime() < deadline; i++) {
+                    // each fresh client banned at its first denial, until one's ban reaches the cluster's map
+                    String client = "late-" + i;
+                    if (app.post("items", "X-Client", client).statusCode() == 200) {
+                        app.post("items", "X-Client", client);
+                    }
+                    TimeUnit.MILLISECONDS.sleep(200);
+                }
+                assertThat(bans.size()).as("a ban started here is shared with the cluster").isPositive();
+            }
         }
     }
 }

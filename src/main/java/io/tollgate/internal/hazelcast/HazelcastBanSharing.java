@@ -62,20 +62,35 @@ final class HazelcastBanSharing implements BanSharing {
      */
     static Bans open(HazelcastInstance hazelcast, String mapName, BucketStore counters) {
         Clock clock = hazelcast.getLocalEndpoint() instanceof Member ? MemberClock.of(hazelcast) : Clock.SYSTEM;
-        Bans copy = new Bans(counters, clock, BanSharing.local(key -> { }));
-        IMap<String, Long> bans = hazelcast.getMap(mapName + SUFFIX);
-        // the listener first, then what is there: a ban started meanwhile is not missed
-        UUID listener = bans.addEntryListener(new Copier(copy), true);
-        try {
+        // until the cluster is reached, bans hold on this member only, and closing the bans stops trying to reach it
+        ClusterAttachment[] attachment = {null};
+        Bans copy = new Bans(counters, clock, new BanSharing() {
+            @Override
+            public void started(String storeKey, long untilMicros, long durationMicros) {
+            }
+
+            @Override
+            public void lifted(String storeKey, String counterKey) {
+            }
+
+            @Override
+            public void close() {
+                if (attachment[0] != null) {
+                    attachment[0].close();
+                }
+            }
+        });
+        UUID[] listener = {null};
+        attachment[0] = ClusterAttachment.of("The cluster's bans (map " + mapName + SUFFIX + ")", () -> {
+            IMap<String, Long> bans = hazelcast.getMap(mapName + SUFFIX);
+            if (listener[0] == null) { // the listener first, then what is there: a ban started meanwhile is not missed
+                listener[0] = bans.addEntryListener(new Copier(copy), true);
+            }
             for (Map.Entry<String, Long> ban : bans.entrySet()) {
                 copy.copied(ban.getKey(), ban.getValue());
             }
-        } catch (RuntimeException e) {
-            // a client not connected yet: its listener is registered as it connects, and hears of bans from then on
-            LOG.log(Level.WARNING, "The cluster's current bans could not be read; this instance sees the bans started "
-                    + "from now on", e);
-        }
-        copy.share(new HazelcastBanSharing(bans, hazelcast.getMap(mapName), listener));
+            copy.share(new HazelcastBanSharing(bans, hazelcast.getMap(mapName), listener[0]));
+        });
         return copy;
     }
 

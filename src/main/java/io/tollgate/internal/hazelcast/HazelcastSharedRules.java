@@ -18,32 +18,57 @@ import java.util.function.UnaryOperator;
 /**
  * The operator's rule changes in an IMap of plain texts ({@link RuleOverlay#encode()}), one entry per rule, which
  * every member listens to; a change is made under the entry's lock, so two members changing one rule at once
- * both count.
+ * both count. A client whose cluster is out of reach at deployment starts without the changes and takes them in
+ * as soon as it reaches the cluster ({@link ClusterAttachment}).
  */
 final class HazelcastSharedRules implements SharedRules {
 
-    private final IMap<String, String> map;
+    private final HazelcastInstance hazelcast;
+    private final String mapName;
     private final String member;
-    private UUID listener;
+    private volatile IMap<String, String> map;
+    private volatile UUID listener;
+    private ClusterAttachment attachment;
 
     HazelcastSharedRules(HazelcastInstance hazelcast, String mapName) {
-        this.map = hazelcast.getMap(mapName);
+        this.hazelcast = hazelcast;
+        this.mapName = mapName;
         this.member = hazelcast.getLocalEndpoint() instanceof Member local ? "member " + local.getAddress()
                 : "client " + hazelcast.getLocalEndpoint().getUuid();
     }
 
+    /** @return the changes made before this member started; those a client could not reach yet are told to {@code changed} later */
     @Override
     public Map<String, RuleOverlay> start(BiConsumer<String, RuleOverlay> changed) {
-        listener = map.addEntryListener(new Listener(changed), true); // first, so nothing made meanwhile is missed
         Map<String, RuleOverlay> made = new TreeMap<>();
-        for (Map.Entry<String, String> entry : map.entrySet()) {
-            made.put(entry.getKey(), RuleOverlay.decode(entry.getValue()));
-        }
+        boolean[] late = {false};
+        attachment = ClusterAttachment.of("The cluster's rule changes (map " + mapName + ")", () -> {
+            IMap<String, String> shared = hazelcast.getMap(mapName);
+            if (listener == null) { // first, so nothing made meanwhile is missed; once, whatever failed after it
+                listener = shared.addEntryListener(new Listener(changed), true);
+            }
+            for (Map.Entry<String, String> entry : shared.entrySet()) {
+                RuleOverlay overlay = RuleOverlay.decode(entry.getValue());
+                if (late[0]) {
+                    changed.accept(entry.getKey(), overlay);
+                } else {
+                    made.put(entry.getKey(), overlay);
+                }
+            }
+            map = shared;
+        });
+        late[0] = true;
         return made;
     }
 
+    /** @throws IllegalStateException while the cluster has not been reached */
     @Override
     public RuleOverlay update(String rule, UnaryOperator<RuleOverlay> change) {
+        IMap<String, String> map = this.map;
+        if (map == null) {
+            throw new IllegalStateException("the cluster's rule changes (map " + mapName + ") are out of reach; "
+                    + "nothing was changed");
+        }
         map.lock(rule);
         try {
             String text = map.get(rule);
@@ -66,7 +91,11 @@ final class HazelcastSharedRules implements SharedRules {
 
     @Override
     public void close() {
-        if (listener != null) {
+        if (attachment != null) {
+            attachment.close();
+        }
+        IMap<String, String> map = this.map;
+        if (map != null && listener != null) {
             try {
                 map.removeEntryListener(listener);
             } catch (RuntimeException e) {
