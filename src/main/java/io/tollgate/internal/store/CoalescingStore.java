@@ -219,7 +219,7 @@ public final class CoalescingStore implements BucketStore {
     private Next next(String key, Lane lane, Send sent, Outcome[] outcomes, Throwable failure) {
         long now = nanoTime.getAsLong();
         synchronized (lane) {
-            if (sent != null && sent.reserve() > 0 && failure == null) {
+            if (sent != null && sent.reserve() > 0 && failure == null && sent.forgotten() == lane.forgotten) {
                 Outcome reserved = outcomes[outcomes.length - 1];
                 if (!reserved.isExpired() && reserved.allowed()) {
                     lane.addReserve(sent.bucket(), sent.reserve(), reserved, now + LEASE_NANOS);
@@ -304,9 +304,7 @@ public final class CoalescingStore implements BucketStore {
     public void forgetRule(String rule) {
         lanes.forEach((key, lane) -> {
             if (BucketKeys.ofRule(key, rule)) {
-                synchronized (lane) {
-                    lane.reserve = 0;
-                }
+                lane.forget();
             }
         });
         store.forgetRule(rule);
@@ -329,9 +327,7 @@ public final class CoalescingStore implements BucketStore {
     public void forget(String key) {
         Lane lane = lanes.get(key);
         if (lane != null) {
-            synchronized (lane) {
-                lane.reserve = 0;
-            }
+            lane.forget();
         }
         store.forget(key);
     }
@@ -366,6 +362,8 @@ public final class CoalescingStore implements BucketStore {
         Outcome reserveBasis;
         /** The size of the last reserve asked for. */
         long lastReserve;
+        /** How often the lane's reserve was dropped as stale: a reserve asked for before that is not taken when it arrives. */
+        long forgotten;
         /** Requests, and their tokens, since the lane's last call left. */
         int demandRequests;
         long demandTokens;
@@ -384,6 +382,15 @@ public final class CoalescingStore implements BucketStore {
             demandTokens += cost;
             long burst = bucket.burst(reserveBasis.limitIndex());
             return reserveBasis.reservedGrant(Math.min(burst, reserveBasis.remaining() + reserve));
+        }
+
+        /**
+         * Drops the reserve, and the one on its way: both were taken from the bucket as it was (before a reset, under a
+         * rule's old limits), so neither may be granted from. Never returned, as when a reserve expires.
+         */
+        synchronized void forget() {
+            reserve = 0;
+            forgotten++;
         }
 
         /** @return whether the reserve is down to half of the last one asked for: time to ask for the next */
@@ -419,12 +426,15 @@ public final class CoalescingStore implements BucketStore {
                 demandRequests = 0; // a call leaves: the count starts again
                 demandTokens = 0;
             }
-            return new Send(batch, bucket, size);
+            return new Send(batch, bucket, size, forgotten);
         }
     }
 
-    /** One call to the store: waiting requests, and a reserve of {@code reserve} tokens (0: none). */
-    private record Send(List<Waiter> batch, TokenBucket bucket, long reserve) {
+    /**
+     * One call to the store: waiting requests, and a reserve of {@code reserve} tokens (0: none), asked for when the lane
+     * had been {@code forgotten} that many times.
+     */
+    private record Send(List<Waiter> batch, TokenBucket bucket, long reserve, long forgotten) {
     }
 
     /** What follows a call: the next one, and the waiters granted from the reserve (completed outside the lane's lock). */

@@ -82,6 +82,25 @@ class ReservesTest {
     }
 
     @Test
+    void aReserveOnItsWayWhenTheKeyIsForgottenIsNeverGrantedFrom() throws Exception {
+        TokenBucket bucket = TokenBucket.of(Limit.of(1_000, 1, Duration.ofHours(1)));
+        CompletableFuture<Outcome> first = acquire(bucket);
+        List<CompletableFuture<Outcome>> queued = acquire(bucket, 5);
+        owner.answer(new long[] {1});
+        owner.awaitCall(new long[] {1, 1, 1, 1, 1, 10}); // the batch and its reserve, taken from the bucket as it was
+        store.forget("k"); // the key is reset (or its rule changed) meanwhile
+        owner.answer(new long[] {1, 1, 1, 1, 1, 10});
+        assertThat(first.get().allowed()).isTrue();
+        for (CompletableFuture<Outcome> request : queued) {
+            assertThat(request.get().allowed()).isTrue();
+        }
+        CompletableFuture<Outcome> next = acquire(bucket);
+        assertThat(next).as("granted from the reserve asked for before the key was forgotten").isNotDone();
+        owner.answer(new long[] {1});
+        assertThat(next.get().remaining()).isEqualTo(1_000 - 6 - 10 - 1); // the 10 were dropped, never granted
+    }
+
+    @Test
     void aRuleWithABurstUnder64NeverReserves() throws Exception {
         TokenBucket bucket = TokenBucket.of(Limit.of(63, 1, Duration.ofHours(1)));
         CompletableFuture<Outcome> first = acquire(bucket);
