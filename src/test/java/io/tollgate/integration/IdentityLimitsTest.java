@@ -59,7 +59,7 @@ class IdentityLimitsTest {
         return "Bearer " + Tokens.token(subject, claims);
     }
 
-    /** @return how many of {@code attempts} requests were allowed; each 200 shows {@code policy}, and after the first 429 every one is a 429 */
+    /** @return how many of {@code attempts} requests were allowed; each shows {@code policy}, and after the first 429 all are 429s */
     private static int allowedOf(String path, String authorization, int attempts, String policy) throws Exception {
         int allowed = 0;
         for (int i = 0; i < attempts; i++) {

@@ -59,7 +59,8 @@ final class RuleAttributes {
     static final Property<Map<String, List<Limit>>> OVERRIDES = Property.of("overrides", "", Overrides::parse);
 
     /** Where a request carries its own limits ({@link RequestLimits}): {@code jwt:<claim>} or {@code header:<name>}; none by default. */
-    static final Property<LimitsSource> LIMITS_FROM = Property.of("limits-from", "", text -> text.isBlank() ? null : LimitsSource.parse(text));
+    static final Property<LimitsSource> LIMITS_FROM = Property.of("limits-from", "",
+            text -> text.isBlank() ? null : LimitsSource.parse(text));
     /** The most a request's limits may have, one limit; required with {@code limits-from}. */
     static final Property<Limit> MAX_LIMIT = Property.described("max-limit", null, Parsers.maxLimit(), "— (required with `limits-from`)");
 

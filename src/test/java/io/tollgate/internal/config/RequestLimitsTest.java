@@ -162,7 +162,8 @@ class RequestLimitsTest {
     @Test
     void theBoundIsOneLimitAtLeastTheRulesOwn() {
         assertThat(problems(RULE + "rate", "1/1h", RULE + "limits-from", "jwt:p", RULE + "max-limit", "10/1s, 100/1h")).containsExactly(
-                "tollgate.rules.search.max-limit = '10/1s, 100/1h': 2 limits; the bound is one <rate> [burst <n>], e.g. 1000/1s burst 2000");
+                "tollgate.rules.search.max-limit = '10/1s, 100/1h': 2 limits; the bound is one <rate> [burst <n>], "
+                        + "e.g. 1000/1s burst 2000");
         assertThat(problems(RULE + "limits", "10/1s burst 20", RULE + "limits-from", "jwt:p", RULE + "max-limit", "100/1s burst 10"))
                 .containsExactly("tollgate.rules.search.max-limit = '100/1s burst 10': below the rule's own limit 10/1s burst 20, "
                         + "which a request without limits gets; the bound must be at least the rule's limits");
@@ -175,6 +176,7 @@ class RequestLimitsTest {
                         + "(a verified claim) or header:<name> (set by a trusted proxy)");
         assertThat(problems(RULE + "rate", "1/1h", RULE + "limits-from", "header:X-Plan-Limit", RULE + "max-limit", "10/1s"))
                 .containsExactly("tollgate.rules.search.limits-from = 'header:X-Plan-Limit': a header is believed only from trusted "
-                        + "proxies, and tollgate.trusted-proxies names none; name the layer that sets it (an API gateway), or use jwt:<claim>");
+                        + "proxies, and tollgate.trusted-proxies names none; name the layer that sets it (an API gateway), "
+                        + "or use jwt:<claim>");
     }
 }
