@@ -1,6 +1,7 @@
 package io.tollgate.integration;
 
 import static io.tollgate.testing.Http.header;
+import static io.tollgate.testing.Http.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.Decision;
@@ -78,6 +79,10 @@ class IdentityLimitsTest {
     void twoCallersGetTheLimitsTheirClaimsGive() throws Exception {
         assertThat(allowedOf("identity/annotated", caller("basic-user", "2/1h"), 8, "\"plan\";q=2;w=3600")).isEqualTo(2);
         assertThat(allowedOf("identity/annotated", caller("pro-user", "5/1h"), 8, "\"plan\";q=5;w=3600")).isEqualTo(5);
+        HttpResponse<String> denied = app.get("identity/annotated", "Authorization", caller("pro-user", "5/1h"));
+        assertThat(denied.statusCode()).isEqualTo(429);
+        assertThat(json(denied).getInt("limit")).isEqualTo(5);
+        assertThat(json(denied).getString("detail")).startsWith("Rate limit rule 'plan' allows 5 at once; 0 left");
     }
 
     @Test
