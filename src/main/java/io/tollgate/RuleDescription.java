@@ -24,9 +24,13 @@ import java.util.Objects;
  * @param overrides      the keys with limits of their own, each by its hash (as events name keys) to its limits as
  *                       {@code limits} writes them; empty for none. {@link RateLimitRules#current} gives the keys
  * @param ban            {@code ban-after=<n>/<period> ban-for=<duration> ban-status=<status>}; empty for none
+ * @param limitsFrom     where a request carries limits of its own ({@code jwt:<claim>}, {@code header:<name>}); empty
+ *                       for none
+ * @param maxLimit       the bound of those limits ({@code 1000/1s burst 2000}); empty without {@code limitsFrom}
  */
 public record RuleDescription(String name, List<Limit> limits, String key, String cost, String match, String exempt,
-        String onMissingKey, List<String> paths, String mode, String onStoreFailure, Map<String, String> overrides, String ban) {
+        String onMissingKey, List<String> paths, String mode, String onStoreFailure, Map<String, String> overrides, String ban,
+        String limitsFrom, String maxLimit) {
 
     /** @throws NullPointerException if a component is {@code null} */
     public RuleDescription {
@@ -42,6 +46,8 @@ public record RuleDescription(String name, List<Limit> limits, String key, Strin
         Objects.requireNonNull(onStoreFailure, "onStoreFailure");
         overrides = Collections.unmodifiableMap(new LinkedHashMap<>(overrides));
         Objects.requireNonNull(ban, "ban");
+        Objects.requireNonNull(limitsFrom, "limitsFrom");
+        Objects.requireNonNull(maxLimit, "maxLimit");
     }
 
     /**

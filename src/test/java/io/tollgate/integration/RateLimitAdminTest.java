@@ -40,9 +40,9 @@ class RateLimitAdminTest {
                     new RuleDescription("llm", List.of(new RuleDescription.Limit(10, Duration.ofSeconds(1), 20),
                             new RuleDescription.Limit(1000, Duration.ofHours(1), 1000)),
                             "header:X-Api-Key, path", "header:x-weight", "jwt:plan=free", "", "shared", List.of("/llm/**"), "shadow",
-                            "deny", Map.of(), ""),
+                            "deny", Map.of(), "", "", ""),
                     new RuleDescription("search", List.of(new RuleDescription.Limit(1, Duration.ofHours(1), 3)),
-                            "ip", "1", "", "", "shared", List.of(), "enforce", "allow", Map.of(), ""));
+                            "ip", "1", "", "", "shared", List.of(), "enforce", "allow", Map.of(), "", "", ""));
 
             String key = "203.0.113.7";
             limiter.tryAcquire("search", key, 2);

@@ -275,4 +275,16 @@ final class Parsers {
             return limits;
         };
     }
+
+    /** One limit, {@code <rate> [burst <n>]}: the bound of the limits requests carry. */
+    static Parser<Limit> maxLimit() {
+        Parser<List<Limit>> limits = limits();
+        return text -> {
+            List<Limit> bound = limits.parse(text);
+            if (bound.size() != 1) {
+                throw new IllegalArgumentException(bound.size() + " limits; the bound is one <rate> [burst <n>], e.g. 1000/1s burst 2000");
+            }
+            return bound.get(0);
+        };
+    }
 }

@@ -4,6 +4,7 @@ import io.tollgate.internal.core.InvalidDefinitionException;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.request.ExemptSpec;
 import io.tollgate.internal.request.KeySpec;
+import io.tollgate.internal.request.LimitsSource;
 import io.tollgate.internal.request.MatchSpec;
 import io.tollgate.internal.request.PathPattern;
 import java.time.Duration;
@@ -57,14 +58,20 @@ final class RuleAttributes {
     /** Per-key limits ({@link Overrides}): {@code acme=1000/1s; globex=50/1s burst 100}. */
     static final Property<Map<String, List<Limit>>> OVERRIDES = Property.of("overrides", "", Overrides::parse);
 
+    /** Where a request carries its own limits ({@link RequestLimits}): {@code jwt:<claim>} or {@code header:<name>}; none by default. */
+    static final Property<LimitsSource> LIMITS_FROM = Property.of("limits-from", "",
+            text -> text.isBlank() ? null : LimitsSource.parse(text));
+    /** The most a request's limits may have, one limit; required with {@code limits-from}. */
+    static final Property<Limit> MAX_LIMIT = Property.described("max-limit", null, Parsers.maxLimit(), "— (required with `limits-from`)");
+
     /** Every one, in order. */
     static final List<Property<?>> ALL = List.of(RATE, TOKENS_PER_SECOND, BURST, LIMITS, KEY, ON_MISSING_KEY, COST, DEFAULT_COST,
             MIN_COST, MAX_COST, ON_INVALID_COST, MATCH, EXEMPT, PATHS, MODE, ON_STORE_FAILURE, OVERRIDES,
-            BAN_AFTER, BAN_FOR, BAN_STATUS);
+            LIMITS_FROM, MAX_LIMIT, BAN_AFTER, BAN_FOR, BAN_STATUS);
 
     /** The attributes a running application changes without a redeployment (see {@link RuleEditor}). */
     static final Set<String> LIVE = Set.of(RATE.name(), TOKENS_PER_SECOND.name(), BURST.name(), LIMITS.name(), MODE.name(),
-            ON_STORE_FAILURE.name(), OVERRIDES.name());
+            ON_STORE_FAILURE.name(), OVERRIDES.name(), MAX_LIMIT.name());
 
     private RuleAttributes() {
     }

@@ -13,7 +13,7 @@ import java.util.Set;
  * Works out a rule's live part anew, as a deployment would: from the configuration as it reads now, with the
  * attributes an operator changed at runtime laid over it, through the same reader and checks, so a bad change
  * is refused whole with the deployment's messages. Only the live attributes ({@code rate}, {@code burst},
- * {@code limits}, {@code mode}, {@code on-store-failure}, {@code overrides}) may change: a change of any other,
+ * {@code limits}, {@code mode}, {@code on-store-failure}, {@code overrides}, {@code max-limit}) may change: a change of any other,
  * in the overlay or in the configuration since the deployment, is refused, since the bindings, keys and path
  * matching were resolved from it at deployment.
  */

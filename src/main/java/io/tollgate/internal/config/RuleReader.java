@@ -9,8 +9,10 @@ import static io.tollgate.internal.config.RuleAttributes.DEFAULT_COST;
 import static io.tollgate.internal.config.RuleAttributes.EXEMPT;
 import static io.tollgate.internal.config.RuleAttributes.KEY;
 import static io.tollgate.internal.config.RuleAttributes.LIMITS;
+import static io.tollgate.internal.config.RuleAttributes.LIMITS_FROM;
 import static io.tollgate.internal.config.RuleAttributes.MATCH;
 import static io.tollgate.internal.config.RuleAttributes.MAX_COST;
+import static io.tollgate.internal.config.RuleAttributes.MAX_LIMIT;
 import static io.tollgate.internal.config.RuleAttributes.MIN_COST;
 import static io.tollgate.internal.config.RuleAttributes.MODE;
 import static io.tollgate.internal.config.RuleAttributes.ON_INVALID_COST;
@@ -50,6 +52,12 @@ final class RuleReader {
         Map<String, List<Limit>> overrides = read(OVERRIDES, "");
         if (rule != null && !overrides.isEmpty()) {
             ConfigChecks.overrides(rule, draft.property(OVERRIDES), configured(OVERRIDES).orElse(""), overrides, problems);
+        }
+        RequestLimitChecks.Draft fromRequest = new RequestLimitChecks.Draft(configured(LIMITS_FROM), read(LIMITS_FROM, ""),
+                configured(MAX_LIMIT), read(MAX_LIMIT, ""));
+        if (rule != null) {
+            boolean proxies = !settings.get(GlobalProperties.TRUSTED_PROXIES.name()).orElse("").isBlank();
+            RequestLimitChecks.apply(rule, fromRequest, proxies, problems);
         }
         return problems.count() > before ? null : rule;
     }

@@ -35,7 +35,9 @@ public final class AdminBodies {
             int before = out.length();
             rule.overrides().forEach((keyHash, limits) -> out.append(out.length() > before ? "," : "")
                     .append(ProblemBodies.quote(keyHash)).append(':').append(ProblemBodies.quote(limits)));
-            out.append("},\"ban\":").append(ProblemBodies.quote(rule.ban())).append('}');
+            out.append("},\"ban\":").append(ProblemBodies.quote(rule.ban()))
+                    .append(",\"limitsFrom\":").append(ProblemBodies.quote(rule.limitsFrom()))
+                    .append(",\"maxLimit\":").append(ProblemBodies.quote(rule.maxLimit())).append('}');
         }
         return out.append(']').toString();
     }

@@ -1,6 +1,7 @@
 package io.tollgate.internal.limiter;
 
 import io.tollgate.Decision;
+import io.tollgate.internal.config.BucketLimits;
 import io.tollgate.internal.config.BanRule;
 import io.tollgate.internal.config.LiveRule;
 import io.tollgate.internal.config.Mode;
@@ -79,8 +80,17 @@ public final class Limiter {
      * @throws io.tollgate.internal.core.InvalidDefinitionException for a cost the rule can never grant, before anything is sent
      */
     public Decision check(LiveRule live, String key, long cost) {
+        return check(live, live.limits(key), key, cost);
+    }
+
+    /**
+     * Decides by one snapshot of the rule's live part and {@code limits}, the limits of the key for its request.
+     *
+     * @throws io.tollgate.internal.core.InvalidDefinitionException for a cost the limits can never grant, before anything is sent
+     */
+    public Decision check(LiveRule live, BucketLimits limits, String key, long cost) {
         RuleConfig rule = live.rule();
-        TokenBucket bucket = live.limits(key).bucket();
+        TokenBucket bucket = limits.bucket();
         bucket.checkCost(cost);
         long start = System.nanoTime();
         String storeKey = BucketKeys.of(rule.name(), key);
@@ -118,12 +128,17 @@ public final class Limiter {
      * @return the ban's answer (told to the observer), or {@code null} if the key is not banned
      */
     public Decision banned(LiveRule live, String key, long cost) {
+        return banned(live, live.limits(key), key, cost);
+    }
+
+    /** Like {@link #banned(LiveRule, String, long)}, answering with {@code limits}, the limits of the key for its request. */
+    public Decision banned(LiveRule live, BucketLimits limits, String key, long cost) {
         if (live.enforcedBan() == null) {
             return null;
         }
         RuleConfig rule = live.rule();
         long start = System.nanoTime();
-        Decision decision = banAnswer(live, live.limits(key).bucket(), BucketKeys.of(rule.name(), key), cost);
+        Decision decision = banAnswer(live, limits.bucket(), BucketKeys.of(rule.name(), key), cost);
         if (decision != null) {
             observer.decided(rule, key, decision, System.nanoTime() - start);
         }

@@ -2,6 +2,7 @@ package io.tollgate.internal.limiter;
 
 import io.tollgate.Decision;
 import io.tollgate.RateLimitKeyResolver;
+import io.tollgate.internal.config.BucketLimits;
 import io.tollgate.internal.config.LiveRule;
 import io.tollgate.internal.config.MissingKeyPolicy;
 import io.tollgate.internal.config.Mode;
@@ -21,7 +22,9 @@ import java.util.function.Function;
  * Rules whose {@code match} does not hold, or whose {@code exempt} does, are skipped, and so are rules with
  * {@code on-missing-key=skip} for a request without a part of their key; {@code on-missing-key=reject} refuses
  * such a request ({@link MissingKeyException}) before anything is charged. A key banned by one of the rules is
- * denied before any rule is charged: a banned client charges nothing.
+ * denied before any rule is charged: a banned client charges nothing. Each bucket is decided by the limits of its key
+ * for this request (an override, the limits the request carries, or the rule's), and a stated cost above their smallest
+ * burst is refused like one above {@code max-cost}.
  */
 public final class RequestGate {
 
@@ -47,6 +50,7 @@ public final class RequestGate {
             String keyOverride) {
         int n = rules.size();
         LiveRule[] applicable = new LiveRule[n]; // one snapshot of each rule's live part decides its check
+        BucketLimits[] limits = new BucketLimits[n];
         String[] keys = new String[n];
         long[] costs = new long[n];
         int count = 0;
@@ -58,22 +62,23 @@ public final class RequestGate {
             applicable[count] = live;
             keys[count] = keyOverride != null ? keyOverride
                     : rule.key().resolve(rule.name(), request, method, arguments, resolvers);
+            limits[count] = live.limits(keys[count], request);
             try {
-                costs[count] = live.cost().resolve(request);
+                costs[count] = live.cost().resolve(request, limits[count].bucket().maxCost());
             } catch (InvalidCostException e) {
                 throw e.forRule(rule.name());
             }
             count++;
         }
         for (int i = 0; i < count; i++) {
-            Decision banned = limiter.banned(applicable[i], keys[i], costs[i]);
+            Decision banned = limiter.banned(applicable[i], limits[i], keys[i], costs[i]);
             if (banned != null) {
-                return List.of(RuleCheck.of(applicable[i], keys[i], banned));
+                return List.of(RuleCheck.of(applicable[i], limits[i], keys[i], banned));
             }
         }
         List<RuleCheck> checks = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            RuleCheck check = RuleCheck.of(applicable[i], keys[i], limiter.check(applicable[i], keys[i], costs[i]));
+            RuleCheck check = RuleCheck.of(applicable[i], limits[i], keys[i], limiter.check(applicable[i], limits[i], keys[i], costs[i]));
             checks.add(check);
             if (!check.decision().allowed()) {
                 break;

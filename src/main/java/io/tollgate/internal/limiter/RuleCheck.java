@@ -1,6 +1,7 @@
 package io.tollgate.internal.limiter;
 
 import io.tollgate.Decision;
+import io.tollgate.internal.config.BucketLimits;
 import io.tollgate.internal.config.LiveRule;
 import io.tollgate.internal.config.Mode;
 import io.tollgate.internal.config.RuleConfig;
@@ -14,21 +15,29 @@ import java.util.List;
 public final class RuleCheck {
 
     private final LiveRule live;
+    private final BucketLimits limits;
     private final String key;
     private final Decision decision;
 
     /** @return the check of {@code rule} (as its live part stands now) for {@code key} that decided {@code decision} */
     public static RuleCheck of(RuleConfig rule, String key, Decision decision) {
-        return new RuleCheck(rule.live(), key, decision);
+        LiveRule live = rule.live();
+        return new RuleCheck(live, live.limits(key), key, decision);
     }
 
     /** @return the check that {@code live}, a snapshot of a rule's live part, decided for {@code key} */
     public static RuleCheck of(LiveRule live, String key, Decision decision) {
-        return new RuleCheck(live, key, decision);
+        return new RuleCheck(live, live.limits(key), key, decision);
     }
 
-    private RuleCheck(LiveRule live, String key, Decision decision) {
+    /** @return the check that {@code live} decided for {@code key} by {@code limits}, the limits of the key for its request */
+    public static RuleCheck of(LiveRule live, BucketLimits limits, String key, Decision decision) {
+        return new RuleCheck(live, limits, key, decision);
+    }
+
+    private RuleCheck(LiveRule live, BucketLimits limits, String key, Decision decision) {
         this.live = live;
+        this.limits = limits;
         this.key = key;
         this.decision = decision;
     }
@@ -37,9 +46,9 @@ public final class RuleCheck {
         return live.rule();
     }
 
-    /** @return the limits that decided: the key's override, else the rule's, as they stood for this check */
+    /** @return the limits that decided: the key's override, else the request's own, else the rule's, as they stood for this check */
     public List<Limit> limits() {
-        return live.limits(key).limits();
+        return limits.limits();
     }
 
     /** @return the rule's mode as it stood for this check */

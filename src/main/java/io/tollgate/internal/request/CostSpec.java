@@ -67,6 +67,17 @@ public final class CostSpec {
      * @throws InvalidCostException if the value is bad and such values are refused
      */
     public long resolve(IncomingRequest request) {
+        return resolve(request, maxCost);
+    }
+
+    /**
+     * @param request the request, or {@code null} outside one (then the default cost applies)
+     * @param limit   the largest stated cost the request's own limits grant, if below {@code max-cost}
+     * @return the cost to charge
+     * @throws InvalidCostException if the value is bad and such values are refused
+     */
+    public long resolve(IncomingRequest request, long limit) {
+        long max = Math.min(maxCost, limit);
         if (source == null) {
             return fixed;
         }
@@ -79,7 +90,7 @@ public final class CostSpec {
         }
         String raw = values.get(0);
         String value = trimSpaces(raw);
-        String problem = values.size() > 1 ? "sent " + values.size() + " times; send it once" : check(value);
+        String problem = values.size() > 1 ? "sent " + values.size() + " times; send it once" : check(value, max);
         if (problem == null) {
             return Long.parseLong(value);
         }
@@ -103,7 +114,7 @@ public final class CostSpec {
         return value.substring(start, end);
     }
 
-    private String check(String value) {
+    private String check(String value, long maxCost) {
         if (value.isEmpty()) {
             return "empty; send a whole number from " + minCost + " to " + maxCost;
         }

@@ -116,7 +116,9 @@ public final class KeyAdmin implements RateLimitAdmin {
         live.overrides().forEach((key, override) -> overrides.put(BucketKeys.hash(key), override.text()));
         return new RuleDescription(rule.name(), limits, rule.key().toString(), live.cost().toString(), rule.match().toString(),
                 rule.exempt().toString(), lower(rule.onMissingKey()), rule.paths().stream().map(Object::toString).toList(),
-                lower(live.mode()), lower(live.onStoreFailure()), overrides, rule.ban() == null ? "" : rule.ban().toString());
+                lower(live.mode()), lower(live.onStoreFailure()), overrides, rule.ban() == null ? "" : rule.ban().toString(),
+                live.fromRequest() == null ? "" : live.fromRequest().source().toString(),
+                live.fromRequest() == null ? "" : live.fromRequest().bound().toString());
     }
 
     private static RuleDescription.Limit describe(Limit limit) {

@@ -87,6 +87,11 @@ public final class BadConfiguration {
         add(cases, RULE + "mode", rate, "block", "off");
         add(cases, RULE + "on-store-failure", rate, "open", "closed");
         add(cases, RULE + "overrides", rate, "acme", "acme=fast", "acme=1/s; acme=2/s", "a%2=1/s", "acme=1/s burst 5");
+        add(cases, RULE + "limits-from", Map.of(RULE + "rate", "10", RULE + "max-limit", "100/1s"), "query:plan", "cookie:plan",
+                "jwt:", "principal", "header:X-Plan-Limit");
+        Map<String, String> fromClaim = Map.of(RULE + "rate", "10", RULE + "limits-from", "jwt:rate_limit");
+        add(cases, RULE + "max-limit", fromClaim, "fast", "10/1s, 100/1h", "5/1s", "100/1s burst 5", "100/1s burst 0");
+        add(cases, RULE + "max-limit", rate, "100/1s");
         add(cases, RULE + "ban-after", Map.of(RULE + "rate", "10", RULE + "ban-for", "10m"), "10", "0/1m", "ten/1m", "10/1x", "10 per minute");
         Map<String, String> banned = Map.of(RULE + "rate", "10", RULE + "ban-after", "10/1m");
         add(cases, RULE + "ban-for", banned, "0s", "8d", "forever", "-1m");

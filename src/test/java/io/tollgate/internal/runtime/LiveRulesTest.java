@@ -132,7 +132,7 @@ class LiveRulesTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Invalid Tollgate configuration (1 problem):\n"
                         + "  tollgate.rules.search.key = 'ip': 'key' cannot change while the application runs (only rate, "
-                        + "tokens-per-second, burst, limits, mode, on-store-failure, overrides can); it takes effect at the next deployment");
+                        + "tokens-per-second, burst, limits, mode, on-store-failure, overrides, max-limit can); it takes effect at the next deployment");
         assertThatThrownBy(() -> rules.change("nope", Map.of("rate", "20")))
                 .hasMessage("rule = 'nope': no such rule; configured rules are [search]");
         assertThat(search().live().values()).containsEntry("limits", "10/1s burst 10");
