@@ -3,6 +3,7 @@ package io.tollgate.internal.config;
 import io.tollgate.internal.core.InvalidDefinitionException;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.core.TokenBucket;
+import io.tollgate.internal.request.OutcomeSpec;
 import io.tollgate.internal.request.PathPattern;
 import io.tollgate.internal.request.TrustedProxies;
 import java.math.BigDecimal;
@@ -217,6 +218,18 @@ final class Parsers {
                 throw new IllegalArgumentException(limits.size() + " limits; a rule has at most " + TokenBucket.MAX_LIMITS);
             }
             return limits;
+        };
+    }
+
+    /**
+     * Outcomes, comma-separated, each bad one refused on its own; {@code exception:} classes are looked for in the
+     * application's class loader (the thread's context loader at deployment).
+     */
+    static Parser<OutcomeSpec> outcomes() {
+        return text -> {
+            ClassLoader context = Thread.currentThread().getContextClassLoader();
+            ClassLoader loader = context != null ? context : Parsers.class.getClassLoader();
+            return OutcomeSpec.of(CommaList.parse(text, item -> OutcomeSpec.condition(item, loader), true), text);
         };
     }
 }

@@ -4,6 +4,7 @@ import io.tollgate.internal.core.InvalidDefinitionException;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.request.KeySpec;
 import io.tollgate.internal.request.MatchSpec;
+import io.tollgate.internal.request.OutcomeSpec;
 import io.tollgate.internal.request.PathPattern;
 import java.util.List;
 
@@ -40,9 +41,12 @@ final class RuleAttributes {
     static final Property<StoreFailurePolicy> ON_STORE_FAILURE = Property.of("on-store-failure", "allow",
             Parsers.choice(StoreFailurePolicy.values()));
 
+    static final Property<OutcomeSpec> CHARGE_ON = Property.described("charge-on", null, Parsers.outcomes(), "(every outcome)");
+    static final Property<OutcomeSpec> REFUND_ON = Property.described("refund-on", null, Parsers.outcomes(), "(none)");
+
     /** Every one, in order. */
     static final List<Property<?>> ALL = List.of(RATE, TOKENS_PER_SECOND, BURST, LIMITS, KEY, COST, DEFAULT_COST, MIN_COST,
-            MAX_COST, ON_INVALID_COST, MATCH, PATHS, MODE, ON_STORE_FAILURE);
+            MAX_COST, ON_INVALID_COST, MATCH, PATHS, MODE, ON_STORE_FAILURE, CHARGE_ON, REFUND_ON);
 
     private RuleAttributes() {
     }

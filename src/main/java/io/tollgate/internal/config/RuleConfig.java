@@ -5,6 +5,7 @@ import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.request.CostSpec;
 import io.tollgate.internal.request.KeySpec;
 import io.tollgate.internal.request.MatchSpec;
+import io.tollgate.internal.request.OutcomeCharging;
 import io.tollgate.internal.request.PathPattern;
 import java.util.List;
 
@@ -20,9 +21,10 @@ public final class RuleConfig {
     private final List<PathPattern> paths;
     private final Mode mode;
     private final StoreFailurePolicy onStoreFailure;
+    private final OutcomeCharging outcomes;
 
     RuleConfig(String name, List<Limit> limits, KeySpec key, CostSpec cost, MatchSpec match, List<PathPattern> paths,
-            Mode mode, StoreFailurePolicy onStoreFailure) {
+            Mode mode, StoreFailurePolicy onStoreFailure, OutcomeCharging outcomes) {
         this.name = name;
         this.limits = List.copyOf(limits);
         this.bucket = TokenBucket.of(this.limits);
@@ -32,6 +34,7 @@ public final class RuleConfig {
         this.paths = List.copyOf(paths);
         this.mode = mode;
         this.onStoreFailure = onStoreFailure;
+        this.outcomes = outcomes;
     }
 
     public String name() {
@@ -81,9 +84,14 @@ public final class RuleConfig {
         return onStoreFailure;
     }
 
+    /** @return which outcomes keep a request's charge ({@code charge-on}, {@code refund-on}) */
+    public OutcomeCharging outcomes() {
+        return outcomes;
+    }
+
     @Override
     public String toString() {
         return name + " " + limits + " key=" + key + " cost=" + cost + (match.isAll() ? "" : " match=" + match)
-                + (paths.isEmpty() ? "" : " paths=" + paths) + " mode=" + mode + " on-store-failure=" + onStoreFailure;
+                + (paths.isEmpty() ? "" : " paths=" + paths) + " mode=" + mode + " on-store-failure=" + onStoreFailure + outcomes;
     }
 }

@@ -3,6 +3,7 @@ package io.tollgate.internal.config;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.request.KeySpec;
 import io.tollgate.internal.request.MatchSpec;
+import io.tollgate.internal.request.OutcomeSpec;
 import io.tollgate.internal.request.PathPattern;
 import java.util.List;
 import java.util.Optional;
@@ -22,12 +23,14 @@ import java.util.Optional;
  * @param limitsText    the limits as configured, if they are
  * @param limits        those limits
  * @param cost          the cost's text: a whole number or a source in the request
+ * @param chargeOn      the outcomes that keep the charge, or {@code null} for every one
+ * @param refundOn      the outcomes that are refunded, or {@code null} for none
  */
 record RuleDraft(String name, RuleDefaults annotation, String rateProperty, boolean rateConfigured, boolean rateGiven,
         String rate, Optional<String> burstText, long burst,
         Optional<String> limitsText, List<Limit> limits, KeySpec key, String cost, long defaultCost, long minCost, Long maxCost,
         RuleAttributes.OnInvalidCost onInvalidCost, MatchSpec match, List<PathPattern> paths, Mode mode,
-        StoreFailurePolicy onStoreFailure) {
+        StoreFailurePolicy onStoreFailure, OutcomeSpec chargeOn, OutcomeSpec refundOn) {
 
     /** @return the full name of the rule's property for {@code attribute} */
     String property(Property<?> attribute) {

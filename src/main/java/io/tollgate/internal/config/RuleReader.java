@@ -1,6 +1,7 @@
 package io.tollgate.internal.config;
 
 import static io.tollgate.internal.config.RuleAttributes.BURST;
+import static io.tollgate.internal.config.RuleAttributes.CHARGE_ON;
 import static io.tollgate.internal.config.RuleAttributes.COST;
 import static io.tollgate.internal.config.RuleAttributes.DEFAULT_COST;
 import static io.tollgate.internal.config.RuleAttributes.KEY;
@@ -13,6 +14,7 @@ import static io.tollgate.internal.config.RuleAttributes.ON_INVALID_COST;
 import static io.tollgate.internal.config.RuleAttributes.ON_STORE_FAILURE;
 import static io.tollgate.internal.config.RuleAttributes.PATHS;
 import static io.tollgate.internal.config.RuleAttributes.RATE;
+import static io.tollgate.internal.config.RuleAttributes.REFUND_ON;
 import static io.tollgate.internal.config.RuleAttributes.TOKENS_PER_SECOND;
 
 import java.util.Optional;
@@ -54,7 +56,7 @@ final class RuleReader {
         return new RuleDraft(name, annotation, RuleDraft.property(name, rateAttribute.name()), rateConfigured, rateGiven, rate, burstText, burst,
                 limitsText, read(LIMITS, ""), read(KEY, annotation.key()), read(COST, annotation.cost()), read(DEFAULT_COST, ""),
                 read(MIN_COST, ""), read(MAX_COST, ""), read(ON_INVALID_COST, ""), read(MATCH, ""), read(PATHS, ""), read(MODE, ""),
-                read(ON_STORE_FAILURE, ""));
+                read(ON_STORE_FAILURE, ""), read(CHARGE_ON, ""), read(REFUND_ON, ""));
     }
 
     /** @return the attribute as configured, else as the annotations give it (if they do), else its default */

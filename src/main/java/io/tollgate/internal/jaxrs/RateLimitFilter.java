@@ -61,6 +61,7 @@ final class RateLimitFilter implements ContainerRequestFilter {
             return;
         }
         record.record(checks);
+        record.settleAtEnd(checks, null);
         if (!methodRules.isEmpty()) {
             record.chargedByFilter(binding);
         }

@@ -35,6 +35,14 @@ public interface DecisionObserver {
      */
     void storeFailed(RuleConfig rule, String key, boolean timedOut, Decision decision);
 
+    /**
+     * Tokens were given back to {@code rule}'s bucket for {@code key} ({@code charge-on}, {@code refund-on}, or the
+     * application's own refund), or the store did not take them ({@code failed}: they stay charged). The default
+     * observes nothing.
+     */
+    default void refunded(RuleConfig rule, String key, long tokens, boolean failed) {
+    }
+
     /** @return an observer that tells {@code first}, then {@code second} */
     static DecisionObserver both(DecisionObserver first, DecisionObserver second) {
         if (first == NONE) {
@@ -54,6 +62,12 @@ public interface DecisionObserver {
             public void storeFailed(RuleConfig rule, String key, boolean timedOut, Decision decision) {
                 first.storeFailed(rule, key, timedOut, decision);
                 second.storeFailed(rule, key, timedOut, decision);
+            }
+
+            @Override
+            public void refunded(RuleConfig rule, String key, long tokens, boolean failed) {
+                first.refunded(rule, key, tokens, failed);
+                second.refunded(rule, key, tokens, failed);
             }
         };
     }

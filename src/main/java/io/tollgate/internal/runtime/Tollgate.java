@@ -7,10 +7,13 @@ import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.limiter.Limiter;
 import io.tollgate.internal.limiter.RequestGate;
+import io.tollgate.internal.limiter.RuleCheck;
+import io.tollgate.internal.request.CallResult;
 import io.tollgate.internal.request.HttpRequests;
 import io.tollgate.internal.store.BucketStore;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -94,6 +97,21 @@ public final class Tollgate implements AutoCloseable {
     public Binding binding(Class<?> type, Method method) {
         return bindings.computeIfAbsent(type, t -> new ConcurrentHashMap<>())
                 .computeIfAbsent(method, m -> Binding.of(type, m, config));
+    }
+
+    /**
+     * Settles what {@code record} keeps for the request's end, now that its response's status is known: each check
+     * whose rule refunds that outcome gets its tokens back, and the record's checks report the buckets after it.
+     * Once per request; a second call (the servlet layer after the JAX-RS response filter) finds nothing left.
+     */
+    public void settle(RequestRecord record, int status) {
+        for (RequestRecord.Pending pending : record.takePending()) {
+            RuleCheck charged = pending.check();
+            RuleCheck settled = gate.settle(List.of(charged), new CallResult(status, pending.thrown())).get(0);
+            if (settled != charged) {
+                record.replace(charged, settled);
+            }
+        }
     }
 
     /**

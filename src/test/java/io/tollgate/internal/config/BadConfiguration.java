@@ -81,6 +81,9 @@ public final class BadConfiguration {
         add(cases, RULE + "paths", rate, "api/search", "/api/a**");
         add(cases, RULE + "mode", rate, "block", "off");
         add(cases, RULE + "on-store-failure", rate, "open", "closed");
+        add(cases, RULE + "charge-on", rate, "401", "status:600", "status:6xx", "status:abc", "exception:com.example.NoSuchError",
+                "exception:java.lang.String", "outcome:failed");
+        add(cases, RULE + "refund-on", rate, " , ", "status:099", "status:5XX5", "exception:", "error:5xx");
         add(cases, "tollgate.rules", none, "no/slash", "my rule");
         add(cases, "tollgate.headers", none, "fancy", "x_ratelimit");
         add(cases, "tollgate.retry-after.jitter", none, "2", "-0.1", "NaN", "50%");

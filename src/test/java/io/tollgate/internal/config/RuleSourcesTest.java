@@ -105,7 +105,7 @@ class RuleSourcesTest {
         assertThat(problems(RULE + "rate", "10", RULE + "brust", "20")).containsExactly(
                 "tollgate.rules.search.brust = '20': unknown rule attribute 'brust'; known ones are rate, tokens-per-second, "
                         + "burst, limits, key, cost, default-cost, min-cost, max-cost, on-invalid-cost, match, paths, mode, "
-                        + "on-store-failure");
+                        + "on-store-failure, charge-on, refund-on");
     }
 
     @Test
