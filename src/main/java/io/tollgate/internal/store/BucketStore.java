@@ -26,7 +26,7 @@ public interface BucketStore extends AutoCloseable {
     /**
      * Gives {@code tokens} back to the bucket at {@code key}, each limit capped at its burst: tokens a request was
      * charged and, by its outcome, does not owe. A missing or expired bucket is full: nothing changes. The default
-     * takes no refunds (it completes exceptionally).
+     * takes no refunds (it completes exceptionally): a store that wraps another must pass refunds on.
      *
      * @param tokens tokens to give back, at least 1
      * @return the bucket after the refund, as an allowed outcome; completes exceptionally if the store fails
