@@ -148,8 +148,6 @@ public final class TestApp implements AutoCloseable {
             };
             WebappContext webapp = new WebappContext("tollgate-test", "");
             webapp.addFilter("requests", TestServletRequests.filter()).addMappingForUrlPatterns(null, "/*");
-            // what a server does with the ServletContainerInitializer in Tollgate's jar
-            new io.tollgate.internal.servlet.OutcomeInitializer().onStartup(java.util.Set.of(), webapp);
             for (Map.Entry<String, Class<? extends jakarta.servlet.http.HttpServlet>> plain : servlets.entrySet()) {
                 String name = plain.getValue().getSimpleName();
                 webapp.addServlet(name, cdi.select(plain.getValue()).get()).addMapping(plain.getKey());

@@ -22,6 +22,8 @@ public final class RequestRecord {
     /** Checks whose rules keep their charge or not by the response's status, to settle when it is known. */
     private List<Pending> pending = List.of();
     private boolean settled;
+    /** Whether the JAX-RS filter made this record: its response passes JAX-RS's response filters, unless it failed. */
+    private boolean jaxrs;
 
     public RequestRecord(IncomingRequest request) {
         this.request = request;
@@ -29,6 +31,16 @@ public final class RequestRecord {
 
     public IncomingRequest request() {
         return request;
+    }
+
+    /** Records that JAX-RS serves this request: its response filters settle it, unless an exception no mapper takes ends it. */
+    public void servedByJaxrs() {
+        this.jaxrs = true;
+    }
+
+    /** @return whether JAX-RS serves this request ({@link #servedByJaxrs()}) */
+    public boolean isJaxrs() {
+        return jaxrs;
     }
 
     /** Records that the filter charged the rules of {@code binding} for this request. */

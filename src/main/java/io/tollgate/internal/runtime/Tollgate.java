@@ -39,6 +39,8 @@ public final class Tollgate implements AutoCloseable {
     private final RequestGate gate;
     private final HttpRequests httpRequests;
     private final RequestRecords requests;
+    /** Whether a rule keeps its charge or not by the outcome ({@code charge-on}, {@code refund-on}). */
+    private final boolean settlesByOutcome;
     /**
      * Per class, per method as callers name it, what applies. Held here, not in a {@code ClassValue}: a value
      * attached to a class the server loaded (a runtime's own resource) would keep this application's classes
@@ -58,6 +60,7 @@ public final class Tollgate implements AutoCloseable {
         this.store = store;
         this.httpRequests = httpRequests;
         this.requests = requests;
+        this.settlesByOutcome = config.rules().values().stream().anyMatch(rule -> !rule.outcomes().isNone());
         this.limiter = new Limiter(store, config.storeTimeout(), observer);
         this.gate = new RequestGate(limiter, name -> {
             RateLimitKeyResolver resolver = resolvers.get(name);
@@ -111,6 +114,24 @@ public final class Tollgate implements AutoCloseable {
             if (settled != charged) {
                 record.replace(charged, settled);
             }
+        }
+    }
+
+    /** @return whether a rule keeps its charge or not by the outcome, so that requests are settled as they end */
+    public boolean settlesByOutcome() {
+        return settlesByOutcome;
+    }
+
+    /**
+     * Settles what {@code record} still keeps as its request ends without a known status. A JAX-RS request that no
+     * response filter saw ended in an exception no mapper took, which the server answers with an error: it is
+     * settled as a 500. Anything else (a servlet's response, whose status Tollgate cannot read) keeps its charge.
+     */
+    public void settleUnanswered(RequestRecord record) {
+        if (record.isJaxrs()) {
+            settle(record, 500);
+        } else {
+            record.takePending();
         }
     }
 
