@@ -47,7 +47,8 @@ class RefundReservesTest {
             long granted = HotKeyLoad.run(charging, key, BUCKET, 16, 20); // no denial: 16 x 20 x 2 on average
             long ownerHas = owner.acquire(key, BUCKET, 0).toCompletableFuture().get(30, TimeUnit.SECONDS).remaining();
             long reserved = 1024 - granted - ownerHas;
-            assertThat(reserved).as("what member 1 holds in reserve, taken from the bucket and not granted yet").isBetween(0L, 64L);
+            // a reserve is 64 tokens at most and is topped up when half used: at most one and a half are held
+            assertThat(reserved).as("what member 1 holds in reserve, taken from the bucket and not granted yet").isBetween(0L, 96L);
 
             Outcome refunded = refunding.refund(key, BUCKET, 100).toCompletableFuture().get(30, TimeUnit.SECONDS);
             assertThat(refunded.remaining()).as("the owner's bucket, 100 tokens fuller").isEqualTo(ownerHas + 100);
