@@ -44,4 +44,34 @@ public interface RateLimiter {
      * @throws IllegalArgumentException for an unknown rule or a bad cost, before anything is sent
      */
     CompletionStage<Decision> tryAcquireAsync(String rule, String key, long cost);
+
+    /**
+     * Gives {@code tokens} back to the bucket {@code key} of {@code rule}, each of its limits capped at its burst:
+     * for a call that was charged and, by how it ended, does not owe them (the programmatic form of a rule's
+     * {@code refund-on}). A missing or expired bucket is full and stays so. Blocks at most the configured store
+     * timeout.
+     *
+     * <pre>{@code
+     * Decision d = rateLimiter.tryAcquire("llm", tenantId, promptTokens);
+     * if (!d.allowed()) {
+     *     throw new RateLimitExceededException(d);
+     * }
+     * boolean answered = llm.complete(prompt);
+     * if (!answered) {
+     *     rateLimiter.refund("llm", tenantId, promptTokens); // the model failed: the tenant pays nothing
+     * }
+     * }</pre>
+     *
+     * Best effort: when the store fails or does not answer in time, the failure is logged (at most one line per
+     * 10 s) and counted, the tokens stay charged, and this returns {@code false}; it never throws for that.
+     *
+     * @param rule   a configured rule name
+     * @param key    the bucket within the rule, as given to {@link #tryAcquire(String, String, long)}
+     * @param tokens tokens to give back, from 1 to the rule's smallest burst
+     * @return whether the store took the refund
+     * @throws IllegalArgumentException for an unknown rule, or tokens outside that range; nothing is changed
+     */
+    default boolean refund(String rule, String key, long tokens) {
+        throw new UnsupportedOperationException(getClass().getName() + " takes no refunds");
+    }
 }

@@ -86,7 +86,7 @@ class BanIT {
     }
 
     private static HttpResponse<String> login(URL node, String key) {
-        return Http.post(node, "api/login", "", "X-Api-Key", key);
+        return Http.post(node, "api/sessions", "", "X-Api-Key", key);
     }
 
     private static void assertBanned(HttpResponse<String> response) {

@@ -23,7 +23,7 @@ class ScenarioReaderTest {
                 "tollgate.rules.search.rate = 'ten': not a rate; use tokens per second (10, 0.5) or <tokens>/<period> (1000/1h, 5/100ms)",
                 "tollgate.rules.search.brust = '20': unknown rule attribute 'brust'; known ones are rate, tokens-per-second, burst, "
                         + "limits, key, on-missing-key, cost, default-cost, min-cost, max-cost, on-invalid-cost, match, exempt, paths, "
-                        + "mode, on-store-failure, overrides, limits-from, max-limit, ban-after, ban-for, ban-status");
+                        + "mode, on-store-failure, overrides, limits-from, max-limit, ban-after, ban-for, ban-status, charge-on, refund-on");
     }
 
     @Test

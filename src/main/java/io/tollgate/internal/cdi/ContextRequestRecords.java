@@ -57,6 +57,17 @@ final class ContextRequestRecords implements RequestRecords {
         return record;
     }
 
+    @Override
+    public RequestRecord existing() {
+        if (!requestContextActive()) {
+            return null;
+        }
+        if (servlet == HttpRequests.NONE) {
+            return state().record();
+        }
+        return servlet.attribute(RequestRecord.ATTRIBUTE) instanceof RequestRecord record ? record : null;
+    }
+
     private boolean requestContextActive() {
         try {
             return beans.getContext(RequestScoped.class).isActive();

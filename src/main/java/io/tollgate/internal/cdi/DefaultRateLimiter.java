@@ -27,6 +27,12 @@ public class DefaultRateLimiter implements RateLimiter {
         return tollgate.limiter().checkAsync(rule(tollgate, rule), key(key), cost);
     }
 
+    @Override
+    public boolean refund(String rule, String key, long tokens) {
+        Tollgate tollgate = extension.tollgate();
+        return tollgate.limiter().refund(rule(tollgate, rule), key(key), tokens) != null;
+    }
+
     private static RuleConfig rule(Tollgate tollgate, String name) {
         RuleConfig rule = name == null ? null : tollgate.config().rule(name);
         if (rule == null) {

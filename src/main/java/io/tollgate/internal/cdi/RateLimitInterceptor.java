@@ -4,6 +4,7 @@ import io.tollgate.RateLimitExceededException;
 import io.tollgate.RateLimited;
 import io.tollgate.internal.limiter.RequestGate;
 import io.tollgate.internal.limiter.RuleCheck;
+import io.tollgate.internal.request.CallResult;
 import io.tollgate.internal.request.InvalidCostException;
 import io.tollgate.internal.request.MissingKeyException;
 import io.tollgate.internal.runtime.Binding;
@@ -17,12 +18,14 @@ import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Checks the rules of a {@link RateLimited} method before it runs; throws
  * {@link RateLimitExceededException} on a denial. Runs before transactions start
- * ({@code PLATFORM_BEFORE + 100}).
+ * ({@code PLATFORM_BEFORE + 100}). After the method, gives back the tokens of rules whose {@code charge-on} or
+ * {@code refund-on} refunds what it did (returned, or threw).
  */
 @RateLimited
 @Interceptor
@@ -70,6 +73,38 @@ public class RateLimitInterceptor {
         if (denial != null) {
             throw new RateLimitExceededException(denial.decision());
         }
-        return invocation.proceed();
+        if (!RequestGate.settlesByOutcome(checks)) {
+            return invocation.proceed();
+        }
+        Object result;
+        try {
+            result = invocation.proceed();
+        } catch (Throwable thrown) {
+            settle(tollgate, record, checks, thrown);
+            throw thrown;
+        }
+        settle(tollgate, record, checks, null);
+        return result;
+    }
+
+    /**
+     * Settles the checks of a call that returned or threw {@code thrown}: at once by what the method did, or, for a
+     * rule that asks for a status while an HTTP request is served, at the request's end by its response's status.
+     */
+    private static void settle(Tollgate tollgate, RequestRecord record, List<RuleCheck> checks, Throwable thrown) {
+        List<RuleCheck> now = new ArrayList<>(checks.size());
+        for (RuleCheck check : checks) {
+            if (record != null && check.rule().outcomes().asksStatus()) {
+                record.settleAtEnd(List.of(check), thrown);
+            } else {
+                now.add(check);
+            }
+        }
+        if (!now.isEmpty()) {
+            List<RuleCheck> settled = tollgate.gate().settle(now, CallResult.method(thrown));
+            for (int i = 0; record != null && i < now.size(); i++) {
+                record.replace(now.get(i), settled.get(i));
+            }
+        }
     }
 }

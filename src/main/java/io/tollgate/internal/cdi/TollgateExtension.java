@@ -77,7 +77,7 @@ public class TollgateExtension implements Extension {
 
     void registerBeans(@Observes BeforeBeanDiscovery event, BeanManager beans) {
         List<Class<?>> types = new ArrayList<>(List.of(RateLimitInterceptor.class, RequestState.class, DefaultRateLimiter.class,
-                DefaultRateLimitAdmin.class, DefaultRateLimitRules.class));
+                DefaultRateLimitAdmin.class, DefaultRateLimitRules.class, RequestEnd.class));
         if (enabled(GlobalProperties.HEALTH.name())) {
             optional(READINESS_CHECK, "org.eclipse.microprofile.health.HealthCheck").ifPresent(types::add);
         }
@@ -370,6 +370,12 @@ public class TollgateExtension implements Extension {
             throw new IllegalStateException("Tollgate is not running in this application (deployment failed or stopped)");
         }
         return running;
+    }
+
+    /** @return whether Tollgate runs here with a rule that keeps its charge or not by the outcome */
+    boolean settlesByOutcome() {
+        Tollgate running = tollgate;
+        return running != null && running.settlesByOutcome();
     }
 
     private static ClassLoader classLoader() {

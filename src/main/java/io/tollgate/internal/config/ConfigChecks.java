@@ -10,6 +10,7 @@ import static io.tollgate.internal.config.RuleAttributes.MIN_COST;
 import io.tollgate.internal.core.InvalidDefinitionException;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.request.CostSpec;
+import io.tollgate.internal.request.OutcomeCharging;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +47,8 @@ final class ConfigChecks {
         CostSpec cost = cost(draft, limits.stream().mapToLong(Limit::burst).min().orElse(Long.MAX_VALUE), problems);
         BanRule ban = BanChecks.ban(draft, problems);
         return limits.isEmpty() || cost == null ? null : new RuleConfig(draft.name(), limits, draft.key(), cost, draft.match(), draft.paths(),
-                draft.mode(), draft.onStoreFailure(), draft.exempt(), draft.onMissingKey(), ban);
+                draft.mode(), draft.onStoreFailure(), draft.exempt(), draft.onMissingKey(), ban,
+                OutcomeCharging.of(draft.chargeOn(), draft.refundOn()));
     }
 
     /** @return the rule's limits: its {@code limits}, or one of its rate and burst; empty if there are problems */

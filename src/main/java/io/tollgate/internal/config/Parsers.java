@@ -3,6 +3,7 @@ package io.tollgate.internal.config;
 import io.tollgate.internal.core.InvalidDefinitionException;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.core.TokenBucket;
+import io.tollgate.internal.request.OutcomeSpec;
 import io.tollgate.internal.request.PathPattern;
 import io.tollgate.internal.request.TrustedProxies;
 import java.math.BigDecimal;
@@ -285,6 +286,18 @@ final class Parsers {
                 throw new IllegalArgumentException(bound.size() + " limits; the bound is one <rate> [burst <n>], e.g. 1000/1s burst 2000");
             }
             return bound.get(0);
+        };
+    }
+
+    /**
+     * Outcomes, comma-separated, each bad one refused on its own; {@code exception:} classes are looked for in the
+     * application's class loader (the thread's context loader at deployment).
+     */
+    static Parser<OutcomeSpec> outcomes() {
+        return text -> {
+            ClassLoader context = Thread.currentThread().getContextClassLoader();
+            ClassLoader loader = context != null ? context : Parsers.class.getClassLoader();
+            return OutcomeSpec.of(CommaList.parse(text, item -> OutcomeSpec.condition(item, loader), true), text);
         };
     }
 }

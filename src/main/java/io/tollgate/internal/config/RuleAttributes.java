@@ -6,6 +6,7 @@ import io.tollgate.internal.request.ExemptSpec;
 import io.tollgate.internal.request.KeySpec;
 import io.tollgate.internal.request.LimitsSource;
 import io.tollgate.internal.request.MatchSpec;
+import io.tollgate.internal.request.OutcomeSpec;
 import io.tollgate.internal.request.PathPattern;
 import java.time.Duration;
 import java.util.List;
@@ -64,10 +65,13 @@ final class RuleAttributes {
     /** The most a request's limits may have, one limit; required with {@code limits-from}. */
     static final Property<Limit> MAX_LIMIT = Property.described("max-limit", null, Parsers.maxLimit(), "— (required with `limits-from`)");
 
+    static final Property<OutcomeSpec> CHARGE_ON = Property.described("charge-on", null, Parsers.outcomes(), "(every outcome)");
+    static final Property<OutcomeSpec> REFUND_ON = Property.described("refund-on", null, Parsers.outcomes(), "(none)");
+
     /** Every one, in order. */
     static final List<Property<?>> ALL = List.of(RATE, TOKENS_PER_SECOND, BURST, LIMITS, KEY, ON_MISSING_KEY, COST, DEFAULT_COST,
             MIN_COST, MAX_COST, ON_INVALID_COST, MATCH, EXEMPT, PATHS, MODE, ON_STORE_FAILURE, OVERRIDES,
-            LIMITS_FROM, MAX_LIMIT, BAN_AFTER, BAN_FOR, BAN_STATUS);
+            LIMITS_FROM, MAX_LIMIT, BAN_AFTER, BAN_FOR, BAN_STATUS, CHARGE_ON, REFUND_ON);
 
     /** The attributes a running application changes without a redeployment (see {@link RuleEditor}). */
     static final Set<String> LIVE = Set.of(RATE.name(), TOKENS_PER_SECOND.name(), BURST.name(), LIMITS.name(), MODE.name(),

@@ -7,6 +7,7 @@ import io.tollgate.internal.request.ExemptSpec;
 import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.KeySpec;
 import io.tollgate.internal.request.MatchSpec;
+import io.tollgate.internal.request.OutcomeCharging;
 import io.tollgate.internal.request.PathPattern;
 import java.util.List;
 import java.util.Map;
@@ -26,11 +27,12 @@ public final class RuleConfig {
     private final ExemptSpec exempt;
     private final MissingKeyPolicy onMissingKey;
     private final BanRule ban;
+    private final OutcomeCharging outcomes;
     private volatile LiveRule live;
 
     RuleConfig(String name, List<Limit> limits, KeySpec key, CostSpec cost, MatchSpec match, List<PathPattern> paths,
             Mode mode, StoreFailurePolicy onStoreFailure, ExemptSpec exempt, MissingKeyPolicy onMissingKey,
-            BanRule ban) {
+            BanRule ban, OutcomeCharging outcomes) {
         this.name = name;
         this.key = key;
         this.match = match;
@@ -38,6 +40,7 @@ public final class RuleConfig {
         this.exempt = exempt;
         this.onMissingKey = onMissingKey;
         this.ban = ban;
+        this.outcomes = outcomes;
         this.live = new LiveRule(this, BucketLimits.of(limits), mode, onStoreFailure, cost, Map.of());
     }
 
@@ -118,6 +121,11 @@ public final class RuleConfig {
         return ban;
     }
 
+    /** @return which outcomes keep a request's charge ({@code charge-on}, {@code refund-on}) */
+    public OutcomeCharging outcomes() {
+        return outcomes;
+    }
+
     @Override
     public String toString() {
         LiveRule now = live;
@@ -126,6 +134,6 @@ public final class RuleConfig {
                 + (exempt.isNone() ? "" : " exempt=" + exempt)
                 + (onMissingKey == MissingKeyPolicy.SHARED ? "" : " on-missing-key=" + onMissingKey)
                 + (now.overrides().isEmpty() ? "" : " overrides=" + now.values().get(LiveRule.OVERRIDES))
-                + (ban == null ? "" : " " + ban);
+                + (ban == null ? "" : " " + ban) + outcomes;
     }
 }

@@ -4,6 +4,7 @@ import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.request.ExemptSpec;
 import io.tollgate.internal.request.KeySpec;
 import io.tollgate.internal.request.MatchSpec;
+import io.tollgate.internal.request.OutcomeSpec;
 import io.tollgate.internal.request.PathPattern;
 import java.util.List;
 import java.util.Optional;
@@ -26,13 +27,15 @@ import java.util.Optional;
  * @param exempt        the conditions that exempt a request from the rule
  * @param onMissingKey  what a request without a part of the key gets
  * @param ban           the ban attributes
+ * @param chargeOn      the outcomes that keep the charge, or {@code null} for every one
+ * @param refundOn      the outcomes that are refunded, or {@code null} for none
  */
 record RuleDraft(String name, RuleDefaults annotation, String rateProperty, boolean rateConfigured, boolean rateGiven,
         String rate, Optional<String> burstText, long burst,
         Optional<String> limitsText, List<Limit> limits, KeySpec key, String cost, long defaultCost, long minCost, Long maxCost,
         RuleAttributes.OnInvalidCost onInvalidCost, MatchSpec match, List<PathPattern> paths, Mode mode,
         StoreFailurePolicy onStoreFailure, ExemptSpec exempt, MissingKeyPolicy onMissingKey,
-        BanChecks.Draft ban) {
+        BanChecks.Draft ban, OutcomeSpec chargeOn, OutcomeSpec refundOn) {
 
     /** @return the full name of the rule's property for {@code attribute} */
     String property(Property<?> attribute) {

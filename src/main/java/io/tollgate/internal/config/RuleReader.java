@@ -4,6 +4,7 @@ import static io.tollgate.internal.config.RuleAttributes.BAN_AFTER;
 import static io.tollgate.internal.config.RuleAttributes.BAN_FOR;
 import static io.tollgate.internal.config.RuleAttributes.BAN_STATUS;
 import static io.tollgate.internal.config.RuleAttributes.BURST;
+import static io.tollgate.internal.config.RuleAttributes.CHARGE_ON;
 import static io.tollgate.internal.config.RuleAttributes.COST;
 import static io.tollgate.internal.config.RuleAttributes.DEFAULT_COST;
 import static io.tollgate.internal.config.RuleAttributes.EXEMPT;
@@ -21,6 +22,7 @@ import static io.tollgate.internal.config.RuleAttributes.ON_STORE_FAILURE;
 import static io.tollgate.internal.config.RuleAttributes.OVERRIDES;
 import static io.tollgate.internal.config.RuleAttributes.PATHS;
 import static io.tollgate.internal.config.RuleAttributes.RATE;
+import static io.tollgate.internal.config.RuleAttributes.REFUND_ON;
 import static io.tollgate.internal.config.RuleAttributes.TOKENS_PER_SECOND;
 
 import io.tollgate.internal.core.Limit;
@@ -77,7 +79,8 @@ final class RuleReader {
                 read(MIN_COST, ""), read(MAX_COST, ""), read(ON_INVALID_COST, ""), read(MATCH, ""), read(PATHS, ""), read(MODE, ""),
                 read(ON_STORE_FAILURE, ""), read(EXEMPT, ""), read(ON_MISSING_KEY, ""),
                 new BanChecks.Draft(configured(BAN_AFTER), read(BAN_AFTER, ""),
-                        configured(BAN_FOR), read(BAN_FOR, ""), configured(BAN_STATUS), read(BAN_STATUS, "")));
+                        configured(BAN_FOR), read(BAN_FOR, ""), configured(BAN_STATUS), read(BAN_STATUS, "")),
+                read(CHARGE_ON, ""), read(REFUND_ON, ""));
     }
 
     /** @return the attribute as configured, else as the annotations give it (if they do), else its default */

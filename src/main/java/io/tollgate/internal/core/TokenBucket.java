@@ -188,18 +188,15 @@ public final class TokenBucket {
     public Outcome tryConsume(long[] state, long cost, long now) {
         checkCost(cost);
         checkState(state);
+        boolean restart = state != null && tooFarAhead(BucketState.time(state), now);
+        long[] next = refilled(state, now);
         int n = limitCount();
-        long[] stored = state == null || BucketState.limitCount(state) == n ? state : carried(state);
-        boolean restart = stored != null && tooFarAhead(BucketState.time(stored), now);
-        long[] next = refilled(stored, restart, now);
-        long ahead = BucketState.time(next) - now; // > 0 only if this member's clock is behind the stored time
-
         boolean enough = true;
         long retryAfter = 0;
         int waitIndex = 0;
         for (int i = 0; i < n; i++) {
-            long units = BucketState.units(next, i);
             long need = cost * unitsPerToken(i);
+            long units = BucketState.units(next, i);
             if (units < need) {
                 enough = false;
                 long wait = ceilDiv(need - units, refillUnitsPerMicro(i));
@@ -214,16 +211,37 @@ public final class TokenBucket {
                 BucketState.take(next, i, cost * unitsPerToken(i));
             }
         }
-        int reported = enough ? tightest(next) : waitIndex;
-        long fullAfter = 0;
-        for (int i = 0; i < n; i++) {
-            fullAfter = Math.max(fullAfter, untilFull(next, i));
+        // a restart is written even on a denial, or it never ends
+        return outcome(next, now, enough, enough ? tightest(next) : waitIndex, retryAfter, cost > 0 && (enough || restart));
+    }
+
+    /**
+     * Gives {@code tokens} back to every limit of a bucket, each capped at its burst: what a request was charged
+     * and, by its outcome, does not owe. A missing state is a full bucket, to which nothing can be added.
+     *
+     * @param state  the stored state, or {@code null} for a full bucket; not modified
+     * @param tokens tokens to give back, at least 1
+     * @param now    the deciding clock, µs since the epoch
+     * @return an allowed outcome reporting the bucket after the refund; its {@link Outcome#newState()} is
+     *         {@code null} when nothing must be written (the bucket was missing, or full already)
+     * @throws InvalidDefinitionException if {@code tokens} is less than 1
+     * @throws IllegalArgumentException for a malformed state ({@link #checkState}): nothing is changed
+     */
+    public Outcome refund(long[] state, long tokens, long now) {
+        if (tokens < 1) {
+            throw InvalidDefinitionException.of("tokens", tokens, "must be at least 1");
         }
-        return new Outcome(enough, reported, BucketState.tokens(next, reported),
-                untilFull(next, reported) + ahead,
-                enough ? 0 : retryAfter + ahead,
-                cost > 0 && (enough || restart) ? next : null, // a restart is written even on a denial, or it never ends
-                fullAfter + ahead);
+        checkState(state);
+        long[] next = refilled(state, now);
+        boolean changed = false;
+        for (int i = 0; i < limitCount(); i++) {
+            long units = BucketState.units(next, i);
+            long capacity = capacityUnits(i);
+            long back = tokens >= burst(i) ? capacity : Math.min(capacity, units + tokens * unitsPerToken(i));
+            changed |= back != units;
+            BucketState.set(next, i, unitsPerToken(i), back);
+        }
+        return outcome(next, now, true, tightest(next), 0, state != null && changed);
     }
 
     /**
@@ -236,8 +254,7 @@ public final class TokenBucket {
      */
     public List<LimitLevel> levels(long[] state, long now) {
         checkState(state);
-        long[] stored = state == null || BucketState.limitCount(state) == limitCount() ? state : carried(state);
-        long[] current = refilled(stored, stored != null && tooFarAhead(BucketState.time(stored), now), now);
+        long[] current = refilled(state, now);
         long ahead = BucketState.time(current) - now;
         LimitLevel[] levels = new LimitLevel[limitCount()];
         for (int i = 0; i < levels.length; i++) {
@@ -248,17 +265,20 @@ public final class TokenBucket {
     }
 
     /**
-     * @param stored  a state of this rule's number of limits, or {@code null} for a full bucket
-     * @param restart whether the stored time is too far ahead to be waited for: the bucket restarts empty at {@code now}
-     * @return the state refilled up to {@code max(stored time, now)}, which it carries as its time
+     * @return the state at {@code max(stored time, now)} with every limit refilled: a full bucket at {@code now}
+     *         for none, an empty one at {@code now} for a state too far ahead, a state of another number of limits
+     *         carried over ({@link #carried})
      */
-    private long[] refilled(long[] stored, boolean restart, long now) {
+    private long[] refilled(long[] state, long now) {
+        int n = limitCount();
+        long[] stored = state == null || BucketState.limitCount(state) == n ? state : carried(state);
         boolean fresh = stored == null;
+        boolean restart = !fresh && tooFarAhead(BucketState.time(stored), now);
         long last = fresh || restart ? now : BucketState.time(stored);
         long ts = Math.max(last, now);
         long elapsed = ts - last;
-        long[] next = BucketState.create(limitCount(), ts);
-        for (int i = 0; i < limitCount(); i++) {
+        long[] next = BucketState.create(n, ts);
+        for (int i = 0; i < n; i++) {
             long capacity = capacityUnits(i);
             long unitsPerToken = unitsPerToken(i);
             long units = fresh ? capacity : restart ? 0
@@ -266,6 +286,17 @@ public final class TokenBucket {
             BucketState.set(next, i, unitsPerToken, refill(units, capacity, refillUnitsPerMicro(i), elapsed));
         }
         return next;
+    }
+
+    /** @return the outcome reporting limit {@code reported} of {@code next}, which is stored if {@code write} */
+    private Outcome outcome(long[] next, long now, boolean allowed, int reported, long retryAfter, boolean write) {
+        long ahead = BucketState.time(next) - now; // > 0 only if this member's clock is behind the stored time
+        long fullAfter = 0;
+        for (int i = 0; i < limitCount(); i++) {
+            fullAfter = Math.max(fullAfter, untilFull(next, i));
+        }
+        return new Outcome(allowed, reported, BucketState.tokens(next, reported), untilFull(next, reported) + ahead,
+                allowed ? 0 : retryAfter + ahead, write ? next : null, fullAfter + ahead);
     }
 
     /**

@@ -179,6 +179,27 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
         this.forget = forget;
     }
 
+    /**
+     * Sends a {@link RefundProcessor} to the owner. A member sends it only while every data member reads wire
+     * version 2 (an older Tollgate would not know it); until then the refund fails here without being sent, and
+     * the tokens stay charged. A client cannot know its cluster's versions and sends it: a member without it
+     * fails the call, and nothing changes.
+     */
+    @Override
+    public CompletionStage<Outcome> refund(String key, TokenBucket bucket, long tokens) {
+        if (tokens < 1) {
+            throw new IllegalArgumentException("tokens = " + tokens + ": must be at least 1");
+        }
+        if (hazelcast.getLocalEndpoint() instanceof Member) {
+            int version = wire.inUse();
+            if (version < Serialization.WIRE_V2) {
+                return CompletableFuture.failedFuture(new IllegalStateException("a data member of the cluster reads wire versions "
+                        + "up to " + version + " only (an older Tollgate), which have no refunds"));
+            }
+        }
+        return entries().call(key, RefundProcessor.create(bucket, tokens, identified), OutcomeWire::read);
+    }
+
     /** @return the wire version this store sends now (for tests) */
     int wireVersion() {
         return wire.inUse();

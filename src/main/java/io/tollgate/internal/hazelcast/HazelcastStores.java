@@ -378,6 +378,11 @@ public final class HazelcastStores {
         }
 
         @Override
+        public CompletionStage<Outcome> refund(String key, TokenBucket bucket, long tokens) {
+            return store.refund(key, bucket, tokens);
+        }
+
+        @Override
         public void warmUp(TokenBucket bucket) throws Exception {
             store.warmUp(bucket);
         }

@@ -163,6 +163,7 @@ final class LateFactoryRegistration {
         constructors[Serialization.BUCKET_PROCESSOR] = new Creator(BucketProcessor.Identified::new);
         constructors[Serialization.STATE_BACKUP] = new Creator(StateBackup.Identified::new);
         constructors[Serialization.BATCH_PROCESSOR] = new Creator(BatchProcessor.Identified::new);
+        constructors[Serialization.REFUND_PROCESSOR] = new Creator(RefundProcessor.Identified::new);
         for (Object constructor : constructors) {
             if (constructor != null && !slotType.isInstance(constructor)) {
                 throw new IllegalStateException("this Hazelcast's factory takes constructors of type " + slotType.getName());

@@ -33,13 +33,17 @@ public final class Serialization {
     static final int STATE_BACKUP = 2;
     /** {@link BatchProcessor}: several coalesced decisions on one bucket. */
     static final int BATCH_PROCESSOR = 3;
+    /** {@link RefundProcessor}: tokens given back to a bucket (from wire version 2 on). */
+    static final int REFUND_PROCESSOR = 4;
     /** One more than the highest type id. */
-    static final int TYPE_COUNT = 4;
+    static final int TYPE_COUNT = 5;
 
     /** Wire version 0: no marker; a batch carries one deadline, that of its oldest request. */
     static final int WIRE_V0 = 0;
     /** Wire version 1: the version marker first; each request of a batch carries its own deadline. */
     static final int WIRE_V1 = 1;
+    /** Wire version 2: version 1's layouts, and refunds ({@link RefundProcessor}), which no earlier member reads. */
+    static final int WIRE_V2 = 2;
     /** The highest wire version this code reads and writes. */
     static final int WIRE_VERSION = io.tollgate.hazelcast.TollgateSerialization.WIRE_VERSION;
 
@@ -73,6 +77,8 @@ public final class Serialization {
                 return new StateBackup.Identified();
             case BATCH_PROCESSOR:
                 return new BatchProcessor.Identified();
+            case REFUND_PROCESSOR:
+                return new RefundProcessor.Identified();
             default:
                 return null;
         }

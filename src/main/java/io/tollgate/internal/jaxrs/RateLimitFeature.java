@@ -44,7 +44,7 @@ public class RateLimitFeature implements DynamicFeature {
             rules = List.of();
         }
         context.register(new RateLimitFilter(tollgate, method, binding, rules, peerAddress(tollgate)), PRIORITY);
-        context.register(new RateLimitResponseFilter(tollgate.config()), PRIORITY);
+        context.register(new RateLimitResponseFilter(tollgate), PRIORITY);
     }
 
     private synchronized PeerAddress peerAddress(Tollgate tollgate) {

@@ -48,6 +48,7 @@ final class RateLimitFilter implements ContainerRequestFilter {
     public void filter(ContainerRequestContext context) {
         IncomingRequest request = tollgate.config().incoming(new JaxrsRequestView(context, peerAddress));
         RequestRecord record = new RequestRecord(request);
+        record.servedByJaxrs();
         context.setProperty(RequestRecord.ATTRIBUTE, record);
         tollgate.requests().handOver(record);
         List<RuleConfig> rules = rulesFor(request);
@@ -65,6 +66,7 @@ final class RateLimitFilter implements ContainerRequestFilter {
             return;
         }
         record.record(checks);
+        record.settleAtEnd(checks, null);
         if (!methodRules.isEmpty()) {
             record.chargedByFilter(binding);
         }

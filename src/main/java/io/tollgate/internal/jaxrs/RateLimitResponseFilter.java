@@ -1,28 +1,34 @@
 package io.tollgate.internal.jaxrs;
 
-import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.limiter.RuleCheck;
 import io.tollgate.internal.runtime.RequestRecord;
+import io.tollgate.internal.runtime.Tollgate;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
 import java.util.List;
 
-/** Puts the rate-limit headers of the request's checks (filter and interceptor alike) on the response. */
+/**
+ * Settles the checks whose rules keep their charge or not by the response's status ({@code charge-on},
+ * {@code refund-on}), then puts the rate-limit headers of the request's checks (filter and interceptor alike) on
+ * the response, as the buckets read after any refund. A response that no JAX-RS filter sees (an exception no
+ * mapper takes, which the servlet container answers) is settled by the servlet layer instead.
+ */
 final class RateLimitResponseFilter implements ContainerResponseFilter {
 
-    private final TollgateConfig config;
+    private final Tollgate tollgate;
 
-    RateLimitResponseFilter(TollgateConfig config) {
-        this.config = config;
+    RateLimitResponseFilter(Tollgate tollgate) {
+        this.tollgate = tollgate;
     }
 
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
         if (request.getProperty(RequestRecord.ATTRIBUTE) instanceof RequestRecord record) {
+            tollgate.settle(record, response.getStatus());
             List<RuleCheck> checks = record.checks();
             if (!checks.isEmpty()) {
-                Responses.addHeaders(config, checks, response.getHeaders());
+                Responses.addHeaders(tollgate.config(), checks, response.getHeaders());
             }
         }
     }

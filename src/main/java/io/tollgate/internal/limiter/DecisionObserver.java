@@ -46,6 +46,14 @@ public interface DecisionObserver {
     default void banned(RuleConfig rule, String key, Instant until) {
     }
 
+    /**
+     * Tokens were given back to {@code rule}'s bucket for {@code key} ({@code charge-on}, {@code refund-on}, or the
+     * application's own refund), or the store did not take them ({@code failed}: they stay charged). The default
+     * observes nothing.
+     */
+    default void refunded(RuleConfig rule, String key, long tokens, boolean failed) {
+    }
+
     /** @return an observer that tells {@code first}, then {@code second} */
     static DecisionObserver both(DecisionObserver first, DecisionObserver second) {
         if (first == NONE) {
@@ -71,6 +79,12 @@ public interface DecisionObserver {
             public void banned(RuleConfig rule, String key, Instant until) {
                 first.banned(rule, key, until);
                 second.banned(rule, key, until);
+            }
+
+            @Override
+            public void refunded(RuleConfig rule, String key, long tokens, boolean failed) {
+                first.refunded(rule, key, tokens, failed);
+                second.refunded(rule, key, tokens, failed);
             }
         };
     }

@@ -45,4 +45,10 @@ public final class Decisions {
                 decision.limitIndex(), decision.resetAfterMicros(), decision.retryAfterMicros(),
                 !decision.allowed() || decision.shadowDenied(), decision.storeUnavailable());
     }
+
+    /** @return {@code charged} as it reads after its tokens were given back: the bucket as {@code refund} found it */
+    public static Decision refunded(Decision charged, Decision refund) {
+        return new Decision(charged.rule(), true, charged.cost(), refund.remaining(), refund.limit(), refund.limitIndex(),
+                refund.resetAfterMicros(), 0, false, false);
+    }
 }

@@ -48,6 +48,7 @@ public final class Limiter {
     private final ThrottledLog denials = ThrottledLog.of(LOG, Level.FINE);
     private final ThrottledLog uncounted = ThrottledLog.of(LOG, Level.WARNING);
     private final ThrottledLog banLog = ThrottledLog.of(LOG, Level.INFO);
+    private final ThrottledLog refundFailures = ThrottledLog.of(LOG, Level.WARNING);
 
     public Limiter(BucketStore store, Duration timeout) {
         this(store, timeout, DecisionObserver.NONE);
@@ -245,6 +246,55 @@ public final class Limiter {
             }
             return decision;
         });
+    }
+
+    /**
+     * Gives {@code tokens} back to the bucket {@code key} of {@code rule}, each limit capped at its burst (a missing
+     * bucket is full and stays so). Best effort: a store that fails or does not answer within the timeout is logged
+     * (throttled) and told to the observer, and the tokens stay charged; the caller goes on either way.
+     *
+     * @return the bucket after the refund (its {@link Decision#cost()} the tokens given back), or {@code null} if
+     *         the store did not take it
+     * @throws IllegalArgumentException for tokens outside 1 to the smallest burst of the key's limits (its override's,
+     *         else the rule's), before anything is sent
+     */
+    public Decision refund(RuleConfig rule, String key, long tokens) {
+        return refund(rule, rule.live().limits(key), key, tokens);
+    }
+
+    /**
+     * {@link #refund(RuleConfig, String, long)} to the bucket as {@code limits} define it: the limits that charged
+     * the request.
+     */
+    public Decision refund(RuleConfig rule, BucketLimits limits, String key, long tokens) {
+        TokenBucket bucket = limits.bucket();
+        if (tokens < 1 || tokens > bucket.maxCost()) {
+            throw new IllegalArgumentException("tokens = " + tokens + ": must be between 1 and " + bucket.maxCost()
+                    + ", the smallest burst of rule '" + rule.name() + "'");
+        }
+        String storeKey = BucketKeys.of(rule.name(), key);
+        Throwable failure;
+        try {
+            Outcome outcome = store.refund(storeKey, bucket, tokens).toCompletableFuture().get(timeoutNanos, TimeUnit.NANOSECONDS);
+            observer.refunded(rule, key, tokens, false);
+            return Decisions.of(rule.name(), bucket, tokens, outcome);
+        } catch (TimeoutException e) {
+            failure = null;
+        } catch (ExecutionException e) {
+            failure = e.getCause() != null ? e.getCause() : e;
+        } catch (RuntimeException e) {
+            failure = e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failure = e;
+        }
+        if (refundFailures.due()) {
+            refundFailures.write("Rate-limit store " + (failure == null ? "did not answer within "
+                    + Duration.ofNanos(timeoutNanos).toMillis() + " ms" : "failed") + " to refund " + tokens
+                    + " tokens for rule '" + rule.name() + "'; they stay charged", failure);
+        }
+        observer.refunded(rule, key, tokens, true);
+        return null;
     }
 
     private Decision decided(LiveRule live, TokenBucket bucket, long cost, Outcome outcome) {

@@ -7,6 +7,7 @@ import io.tollgate.internal.config.LiveRule;
 import io.tollgate.internal.config.MissingKeyPolicy;
 import io.tollgate.internal.config.Mode;
 import io.tollgate.internal.config.RuleConfig;
+import io.tollgate.internal.request.CallResult;
 import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.InvalidCostException;
 import io.tollgate.internal.request.MissingKeyException;
@@ -101,6 +102,44 @@ public final class RequestGate {
             throw MissingKeyException.of(rule.name(), missing, request != null);
         }
         return missing != null;
+    }
+
+    /**
+     * Settles {@code checks} once the request or call they were made for ended with {@code result}: each one that
+     * charged tokens (allowed by the store, not in shadow mode) and whose rule refunds that outcome
+     * ({@code charge-on}, {@code refund-on}) gets them back.
+     *
+     * @return {@code checks}, with the refunded ones reporting their buckets after the refund
+     */
+    public List<RuleCheck> settle(List<RuleCheck> checks, CallResult result) {
+        List<RuleCheck> settled = checks;
+        for (int i = 0; i < checks.size(); i++) {
+            RuleCheck check = checks.get(i);
+            Decision decision = check.decision();
+            RuleConfig rule = check.rule();
+            if (rule.outcomes().isNone() || !decision.allowed() || decision.storeUnavailable() || decision.shadowDenied()
+                    || decision.cost() == 0 || !rule.outcomes().refunds(result)) {
+                continue;
+            }
+            Decision after = limiter.refund(rule, check.bucketLimits(), check.key(), decision.cost());
+            if (after != null) {
+                if (settled == checks) {
+                    settled = new ArrayList<>(checks);
+                }
+                settled.set(i, check.with(Decisions.refunded(decision, after)));
+            }
+        }
+        return settled;
+    }
+
+    /** @return whether a rule of {@code checks} keeps its charge or not by the outcome */
+    public static boolean settlesByOutcome(List<RuleCheck> checks) {
+        for (RuleCheck check : checks) {
+            if (!check.rule().outcomes().isNone()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return the enforced denial among {@code checks}, or {@code null} if the request may proceed */

@@ -51,6 +51,16 @@ public final class RuleCheck {
         return limits.limits();
     }
 
+    /** @return the limits that decided, as the bucket definition sent to the store: a refund goes to the same bucket */
+    public BucketLimits bucketLimits() {
+        return limits;
+    }
+
+    /** @return this check with {@code other} as its decision (the bucket after a refund) */
+    public RuleCheck with(Decision other) {
+        return new RuleCheck(live, limits, key, other);
+    }
+
     /** @return the rule's mode as it stood for this check */
     public Mode mode() {
         return live.mode();

@@ -21,8 +21,9 @@ import org.eclipse.microprofile.metrics.Timer;
  * {@code tollgate.decisions} by {@code outcome} (allowed, denied, shadow-denied, and banned for a rule with a ban),
  * {@code tollgate.store.failures} by {@code cause} (timeout, error), {@code tollgate.near.limit} (allowed
  * decisions that left the bucket below {@code tollgate.near-limit}), {@code tollgate.bans} (bans started on this
- * member, for a rule with a ban) and the timer {@code tollgate.decision.time}. Every metric exists from deployment
- * on, so a rule that never denied shows 0. Only loaded where the server offers MicroProfile Metrics.
+ * member, for a rule with a ban), {@code tollgate.refunds} by {@code result} (refunded, failed) and the timer
+ * {@code tollgate.decision.time}. Every metric exists from deployment on, so a rule that never denied shows 0.
+ * Only loaded where the server offers MicroProfile Metrics.
  */
 public final class MicroProfileMetrics implements DecisionObserver {
 
@@ -36,6 +37,9 @@ public final class MicroProfileMetrics implements DecisionObserver {
             .build();
     static final Metadata BANS = Metadata.builder().withName("tollgate.bans")
             .withDescription("Bans started by this member after repeated denials, by rule").build();
+    static final Metadata REFUNDS = Metadata.builder().withName("tollgate.refunds")
+            .withDescription("Requests whose tokens were given back by their outcome (charge-on, refund-on) or the application, "
+                    + "by rule and result (refunded, failed: the store did not take them, they stay charged)").build();
     static final Metadata DECISION_TIME = Metadata.builder().withName("tollgate.decision.time")
             .withDescription("How long rate-limit decisions took their callers, by rule").withUnit(MetricUnits.NANOSECONDS).build();
 
@@ -86,6 +90,14 @@ public final class MicroProfileMetrics implements DecisionObserver {
         }
     }
 
+    @Override
+    public void refunded(RuleConfig rule, String key, long tokens, boolean failed) {
+        RuleMetrics metrics = rules.get(rule.name());
+        if (metrics != null) {
+            (failed ? metrics.refundsFailed : metrics.refunded).inc();
+        }
+    }
+
     private static final class RuleMetrics {
         final Counter allowed;
         final Counter denied;
@@ -96,6 +108,8 @@ public final class MicroProfileMetrics implements DecisionObserver {
         /** For a rule with a ban: requests its bans refused, and bans started; else {@code null}. */
         final Counter banned;
         final Counter bans;
+        final Counter refunded;
+        final Counter refundsFailed;
         final Timer time;
 
         RuleMetrics(MetricRegistry registry, Tag rule, boolean bans) {
@@ -107,6 +121,8 @@ public final class MicroProfileMetrics implements DecisionObserver {
             nearLimit = registry.counter(NEAR_LIMIT, rule);
             banned = bans ? registry.counter(DECISIONS, rule, new Tag("outcome", "banned")) : null;
             this.bans = bans ? registry.counter(BANS, rule) : null;
+            refunded = registry.counter(REFUNDS, rule, new Tag("result", "refunded"));
+            refundsFailed = registry.counter(REFUNDS, rule, new Tag("result", "failed"));
             time = registry.timer(DECISION_TIME, rule);
         }
     }

@@ -19,6 +19,11 @@ public final class RequestRecord {
     private final IncomingRequest request;
     private Binding charged;
     private List<RuleCheck> checks = List.of();
+    /** Checks whose rules keep their charge or not by the response's status, to settle when it is known. */
+    private List<Pending> pending = List.of();
+    private boolean settled;
+    /** Whether the JAX-RS filter made this record: its response passes JAX-RS's response filters, unless it failed. */
+    private boolean jaxrs;
 
     public RequestRecord(IncomingRequest request) {
         this.request = request;
@@ -26,6 +31,16 @@ public final class RequestRecord {
 
     public IncomingRequest request() {
         return request;
+    }
+
+    /** Records that JAX-RS serves this request: its response filters settle it, unless an exception no mapper takes ends it. */
+    public void servedByJaxrs() {
+        this.jaxrs = true;
+    }
+
+    /** @return whether JAX-RS serves this request ({@link #servedByJaxrs()}) */
+    public boolean isJaxrs() {
+        return jaxrs;
     }
 
     /** Records that the filter charged the rules of {@code binding} for this request. */
@@ -57,5 +72,44 @@ public final class RequestRecord {
     /** @return the checks made for this request so far */
     public List<RuleCheck> checks() {
         return checks;
+    }
+
+    /**
+     * Keeps the checks of {@code made} whose rules keep their charge or not by the outcome, to settle when the
+     * response's status is known.
+     *
+     * @param thrown what the limited method threw, or {@code null} (it returned, or the filter charged it)
+     */
+    public void settleAtEnd(List<RuleCheck> made, Throwable thrown) {
+        for (RuleCheck check : made) {
+            if (!check.rule().outcomes().isNone() && !settled) {
+                if (pending.isEmpty()) {
+                    pending = new ArrayList<>(2);
+                }
+                pending.add(new Pending(check, thrown));
+            }
+        }
+    }
+
+    /** @return the checks to settle now that the response's status is known; once, later calls get none */
+    public List<Pending> takePending() {
+        settled = true;
+        List<Pending> taken = pending;
+        pending = List.of();
+        return taken;
+    }
+
+    /** Puts {@code settled} where {@code charged} was among the checks, so that the headers report the bucket after a refund. */
+    public void replace(RuleCheck charged, RuleCheck settled) {
+        List<RuleCheck> all = new ArrayList<>(checks);
+        int at = all.indexOf(charged);
+        if (at >= 0) {
+            all.set(at, settled);
+            checks = all;
+        }
+    }
+
+    /** A check to settle at the request's end, and what its method threw ({@code null}: returned, or not known). */
+    public record Pending(RuleCheck check, Throwable thrown) {
     }
 }

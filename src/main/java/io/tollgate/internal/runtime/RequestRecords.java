@@ -8,4 +8,9 @@ public interface RequestRecords {
 
     /** @return the record of the HTTP request on this thread, or {@code null} outside one */
     RequestRecord current();
+
+    /** @return the record of the HTTP request on this thread if one was made already, else {@code null} */
+    default RequestRecord existing() {
+        return current();
+    }
 }

@@ -7,11 +7,14 @@ import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.limiter.Limiter;
 import io.tollgate.internal.limiter.RequestGate;
+import io.tollgate.internal.limiter.RuleCheck;
+import io.tollgate.internal.request.CallResult;
 import io.tollgate.internal.request.HttpRequests;
 import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BucketStore;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -38,6 +41,8 @@ public final class Tollgate implements AutoCloseable {
     private final HttpRequests httpRequests;
     private final RequestRecords requests;
     private final KeyAdmin admin;
+    /** Whether a rule keeps its charge or not by the outcome ({@code charge-on}, {@code refund-on}). */
+    private final boolean settlesByOutcome;
     /**
      * Per class, per method as callers name it, what applies. Held here, not in a {@code ClassValue}: a value
      * attached to a class the server loaded (a runtime's own resource) would keep this application's classes
@@ -65,6 +70,7 @@ public final class Tollgate implements AutoCloseable {
         this.store = store;
         this.httpRequests = httpRequests;
         this.requests = requests;
+        this.settlesByOutcome = config.rules().values().stream().anyMatch(rule -> !rule.outcomes().isNone());
         this.limiter = new Limiter(store, config.storeTimeout(), observer, bans);
         this.admin = new KeyAdmin(config, store, limiter.bans());
         this.gate = new RequestGate(limiter, name -> {
@@ -132,6 +138,39 @@ public final class Tollgate implements AutoCloseable {
     public Binding binding(Class<?> type, Method method) {
         return bindings.computeIfAbsent(type, t -> new ConcurrentHashMap<>())
                 .computeIfAbsent(method, m -> Binding.of(type, m, config));
+    }
+
+    /**
+     * Settles what {@code record} keeps for the request's end, now that its response's status is known: each check
+     * whose rule refunds that outcome gets its tokens back, and the record's checks report the buckets after it.
+     * Once per request; a second call (the servlet layer after the JAX-RS response filter) finds nothing left.
+     */
+    public void settle(RequestRecord record, int status) {
+        for (RequestRecord.Pending pending : record.takePending()) {
+            RuleCheck charged = pending.check();
+            RuleCheck settled = gate.settle(List.of(charged), new CallResult(status, pending.thrown())).get(0);
+            if (settled != charged) {
+                record.replace(charged, settled);
+            }
+        }
+    }
+
+    /** @return whether a rule keeps its charge or not by the outcome, so that requests are settled as they end */
+    public boolean settlesByOutcome() {
+        return settlesByOutcome;
+    }
+
+    /**
+     * Settles what {@code record} still keeps as its request ends without a known status. A JAX-RS request that no
+     * response filter saw ended in an exception no mapper took, which the server answers with an error: it is
+     * settled as a 500. Anything else (a servlet's response, whose status Tollgate cannot read) keeps its charge.
+     */
+    public void settleUnanswered(RequestRecord record) {
+        if (record.isJaxrs()) {
+            settle(record, 500);
+        } else {
+            record.takePending();
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package io.tollgate.internal.store;
 
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
@@ -22,6 +23,18 @@ public interface BucketStore extends AutoCloseable {
      *         before the store is touched
      */
     CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost);
+
+    /**
+     * Gives {@code tokens} back to the bucket at {@code key}, each limit capped at its burst: tokens a request was
+     * charged and, by its outcome, does not owe. A missing or expired bucket is full: nothing changes. The default
+     * takes no refunds (it completes exceptionally): a store that wraps another must pass refunds on.
+     *
+     * @param tokens tokens to give back, at least 1
+     * @return the bucket after the refund, as an allowed outcome; completes exceptionally if the store fails
+     */
+    default CompletionStage<Outcome> refund(String key, TokenBucket bucket, long tokens) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(getClass().getName() + " takes no refunds"));
+    }
 
     /**
      * Makes the store ready before traffic arrives (a remote store creates its structures and loads

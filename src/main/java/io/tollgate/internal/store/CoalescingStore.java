@@ -125,6 +125,16 @@ public final class CoalescingStore implements BucketStore {
     }
 
     /**
+     * A refund goes to the owner at once, beside any call in flight for the key: giving back commutes with taking
+     * (up to the burst's cap, where either order is one the owner could have seen). The key's reserve here is left
+     * as it is: what it holds was taken from the bucket, and expires unused as before.
+     */
+    @Override
+    public CompletionStage<Outcome> refund(String key, TokenBucket bucket, long tokens) {
+        return store.refund(key, bucket, tokens);
+    }
+
+    /**
      * Sends {@code first}, and then each batch that gathered meanwhile, until the lane is idle. A
      * store that answers at once (in memory) is served by this loop rather than by recursion.
      */

@@ -63,6 +63,16 @@ public final class DenialCache implements BucketStore, RecentDenials {
         });
     }
 
+    /**
+     * Refunds at the store, and forgets this key's denial: tokens given back break the cache's premise that only
+     * consumption happens until the retry-after. Other members' caches still deny it until theirs pass.
+     */
+    @Override
+    public CompletionStage<Outcome> refund(String key, TokenBucket bucket, long tokens) {
+        denials.remove(key);
+        return store.refund(key, bucket, tokens);
+    }
+
     private void remember(String key, TokenBucket bucket, long cost, Outcome outcome) {
         long now = nanoTime.getAsLong();
         if (denials.size() >= maxEntries) {

@@ -73,6 +73,21 @@ public final class InMemoryBucketStore implements BatchingBucketStore {
     }
 
     @Override
+    public CompletionStage<Outcome> refund(String key, TokenBucket bucket, long tokens) {
+        Outcome[] result = new Outcome[1];
+        buckets.computeIfPresent(key, (k, entry) -> {
+            long now = clock.nowMicros();
+            if (entry.expiresAt <= now) {
+                return entry; // full again: the sweep drops it
+            }
+            Outcome outcome = bucket.refund(entry.state, tokens, now);
+            result[0] = outcome;
+            return outcome.newState() == null ? entry : new Entry(outcome.newState(), now + outcome.fullAfterMicros(), entry.usedAgain);
+        });
+        return CompletableFuture.completedFuture(result[0] != null ? result[0] : bucket.refund(null, tokens, clock.nowMicros()));
+    }
+
+    @Override
     public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long[] waitedNanos) {
         for (long cost : costs) {
             bucket.checkCost(cost);

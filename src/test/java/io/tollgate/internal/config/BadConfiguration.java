@@ -97,6 +97,9 @@ public final class BadConfiguration {
         add(cases, RULE + "ban-for", banned, "0s", "8d", "forever", "-1m");
         add(cases, RULE + "ban-status", Map.of(RULE + "rate", "10", RULE + "ban-after", "10/1m", RULE + "ban-for", "1m"),
                 "404", "200", "forbidden");
+        add(cases, RULE + "charge-on", rate, "401", "status:600", "status:6xx", "status:abc", "exception:com.example.NoSuchError",
+                "exception:java.lang.String", "outcome:failed");
+        add(cases, RULE + "refund-on", rate, " , ", "status:099", "status:5XX5", "exception:", "error:5xx");
         add(cases, "tollgate.rules", none, "no/slash", "my rule");
         add(cases, "tollgate.headers", none, "fancy", "x_ratelimit");
         add(cases, "tollgate.retry-after.jitter", none, "2", "-0.1", "NaN", "50%");

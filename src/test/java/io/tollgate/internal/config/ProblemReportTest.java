@@ -34,7 +34,7 @@ class ProblemReportTest {
         assertThat(e.problems()).containsExactlyInAnyOrder(
                 "tollgate.rules.search.brust = '20': unknown rule attribute 'brust'; known ones are rate, tokens-per-second, "
                         + "burst, limits, key, on-missing-key, cost, default-cost, min-cost, max-cost, on-invalid-cost, match, "
-                        + "exempt, paths, mode, on-store-failure, overrides, limits-from, max-limit, ban-after, ban-for, ban-status",
+                        + "exempt, paths, mode, on-store-failure, overrides, limits-from, max-limit, ban-after, ban-for, ban-status, charge-on, refund-on",
                 "tollgate.rules.search.rate = 'abc': not a rate; " + RATE_HELP,
                 "tollgate.rules.search.key = 'cookie:x': 'cookie:x'" + KEY_HELP,
                 "tollgate.rules.reports.max-cost = '50': exceeds the burst 10, so such a cost could never be granted",

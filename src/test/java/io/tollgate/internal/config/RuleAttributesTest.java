@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.internal.core.Limit;
+import io.tollgate.internal.request.CallResult;
 import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.InvalidCostException;
 import io.tollgate.testing.FakeRequest;
@@ -269,5 +270,50 @@ class RuleAttributesTest {
                 "tollgate.rules.search.rate = 'abc': not a rate; " + RATE_HELP,
                 "tollgate.rules.search.key = 'cookie:x': 'cookie:x'" + KEY_HELP,
                 "tollgate.rules.search.mode = 'block': must be one of enforce, shadow");
+    }
+
+    @Test
+    void chargeOnAndRefundOnDecideWhichOutcomesKeepTheirCharge() {
+        RuleConfig login = read(RULE + "rate", "10", RULE + "charge-on", "status:401, status:403").rule("search");
+        assertThat(login.outcomes().refunds(CallResult.status(200))).isTrue();
+        assertThat(login.outcomes().refunds(CallResult.status(401))).isFalse();
+        assertThat(login.outcomes().refunds(CallResult.status(403))).isFalse();
+        assertThat(login.outcomes().refunds(CallResult.method(null))).as("no status: not a 401").isTrue();
+        assertThat(login).hasToString("search [10/1s burst 10] key=ip cost=1 mode=ENFORCE on-store-failure=ALLOW"
+                + " charge-on=status:401, status:403");
+
+        RuleConfig flaky = read(RULE + "rate", "10", RULE + "refund-on", "status:5xx, exception:java.io.UncheckedIOException")
+                .rule("search");
+        assertThat(flaky.outcomes().refunds(CallResult.status(500))).isTrue();
+        assertThat(flaky.outcomes().refunds(CallResult.status(599))).isTrue();
+        assertThat(flaky.outcomes().refunds(CallResult.status(429))).isFalse();
+        assertThat(flaky.outcomes().refunds(CallResult.method(new java.io.UncheckedIOException(new java.io.IOException())))).isTrue();
+        assertThat(flaky.outcomes().refunds(CallResult.method(new IllegalStateException()))).isFalse();
+        assertThat(flaky.outcomes().refunds(CallResult.method(null))).isFalse();
+
+        // both: refund-on first, then charge-on
+        RuleConfig both = read(RULE + "rate", "10", RULE + "charge-on", "status:4xx, status:5xx", RULE + "refund-on", "status:503")
+                .rule("search");
+        assertThat(both.outcomes().refunds(CallResult.status(404))).isFalse();
+        assertThat(both.outcomes().refunds(CallResult.status(500))).isFalse();
+        assertThat(both.outcomes().refunds(CallResult.status(503))).isTrue();
+        assertThat(both.outcomes().refunds(CallResult.status(200))).isTrue();
+
+        assertThat(read(RULE + "rate", "10").rule("search").outcomes().isNone()).as("by default every charge stays").isTrue();
+    }
+
+    @Test
+    void refusesEveryBadOutcome() {
+        assertThat(problems(RULE + "rate", "10", RULE + "charge-on", " ")).containsExactly(
+                "tollgate.rules.search.charge-on = ' ': empty; give one or more of status:<code>, status:<N>xx or exception:<class>,"
+                        + " comma-separated");
+        assertThat(problems(RULE + "rate", "10", RULE + "refund-on", "status:5xx, status:600, 503, exception:com.example.Nope,"
+                + " exception:java.lang.String, status:6xx")).containsExactly(
+                "tollgate.rules.search.refund-on = 'status:600': a status code is 100 to 599",
+                "tollgate.rules.search.refund-on = '503': not an outcome; use status:<code> (100 to 599), status:<N>xx (1xx to 5xx)"
+                        + " or exception:<fully qualified class name>",
+                "tollgate.rules.search.refund-on = 'exception:com.example.Nope': no class com.example.Nope in the application",
+                "tollgate.rules.search.refund-on = 'exception:java.lang.String': java.lang.String is not an exception (no Throwable)",
+                "tollgate.rules.search.refund-on = 'status:6xx': not a status; use a code from 100 to 599 or a class 1xx to 5xx");
     }
 }

@@ -105,7 +105,7 @@ class RuleSourcesTest {
         assertThat(problems(RULE + "rate", "10", RULE + "brust", "20")).containsExactly(
                 "tollgate.rules.search.brust = '20': unknown rule attribute 'brust'; known ones are rate, tokens-per-second, "
                         + "burst, limits, key, on-missing-key, cost, default-cost, min-cost, max-cost, on-invalid-cost, match, "
-                        + "exempt, paths, mode, on-store-failure, overrides, limits-from, max-limit, ban-after, ban-for, ban-status");
+                        + "exempt, paths, mode, on-store-failure, overrides, limits-from, max-limit, ban-after, ban-for, ban-status, charge-on, refund-on");
     }
 
     @Test

@@ -51,6 +51,53 @@ class TokenBucketTest {
     }
 
     @Test
+    void aRefundGivesTokensBackCappedAtTheBurstAndWritesNothingForAMissingBucket() {
+        TokenBucket bucket = TokenBucket.of(Limit.of(10, 10, Duration.ofSeconds(1)));
+        Outcome full = bucket.refund(null, 3, T0);
+        assertThat(full.newState()).as("a missing bucket is full: nothing to write").isNull();
+        assertThat(full.remaining()).isEqualTo(10);
+        for (int i = 0; i < 10; i++) {
+            at(bucket, T0, 1);
+        }
+        Outcome back = refund(bucket, T0, 4);
+        assertThat(back.allowed()).isTrue();
+        assertThat(back.remaining()).isEqualTo(4);
+        assertThat(back.resetAfterMicros()).isEqualTo(600_000);
+        assertThat(at(bucket, T0, 4).allowed()).isTrue();
+        assertThat(at(bucket, T0, 1).allowed()).as("exactly the four refunded, nothing more").isFalse();
+        // half a second later 5 have refilled: a refund of 8 fills the bucket and no more
+        Outcome capped = refund(bucket, T0 + 500_000, 8);
+        assertThat(capped.remaining()).isEqualTo(10);
+        assertThat(capped.resetAfterMicros()).isZero();
+        assertThat(at(bucket, T0 + 500_000, 10).allowed()).isTrue();
+        assertThat(at(bucket, T0 + 500_000, 1).allowed()).isFalse();
+        assertThatThrownBy(() -> bucket.refund(state, 0, T0)).isInstanceOf(InvalidDefinitionException.class);
+    }
+
+    @Test
+    void aRefundKeepsEveryLimitWithinItsOwnBurstAndTheClockThatNeverGoesBack() {
+        TokenBucket bucket = TokenBucket.of(Limit.of(5, 5, Duration.ofSeconds(1)), Limit.of(8, 8, Duration.ofHours(1)));
+        assertThat(at(bucket, T0 + SECOND, 5).allowed()).isTrue();
+        // decided on a clock 1 s behind the stored time: the state's time stays, nothing is minted
+        Outcome back = refund(bucket, T0, 50);
+        assertThat(back.remaining()).as("each limit full again, and no fuller").isEqualTo(5);
+        assertThat(at(bucket, T0 + SECOND, 5).allowed()).isTrue();
+        assertThat(at(bucket, T0 + SECOND, 1).allowed()).isFalse();
+        Outcome hourly = at(bucket, T0 + 3 * SECOND, 4);
+        assertThat(hourly.allowed()).as("the hour limit was refunded to its 8, not to 55: 3 left").isFalse();
+        assertThat(hourly.limitIndex()).isEqualTo(1);
+        assertThat(hourly.remaining()).isEqualTo(3);
+    }
+
+    private Outcome refund(TokenBucket bucket, long now, long tokens) {
+        Outcome outcome = bucket.refund(state, tokens, now);
+        if (outcome.newState() != null) {
+            state = outcome.newState();
+        }
+        return outcome;
+    }
+
+    @Test
     void aRateThatDoesNotDivideTheSecondIsExact() {
         TokenBucket bucket = TokenBucket.of(Limit.of(3, 3, Duration.ofSeconds(1)));
         assertThat(at(bucket, T0, 3).allowed()).isTrue();

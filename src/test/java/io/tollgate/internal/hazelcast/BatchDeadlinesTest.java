@@ -74,7 +74,7 @@ class BatchDeadlinesTest {
     void eachRequestIsHeldToItsOwnCallersDeadline() throws Exception {
         HazelcastBucketStore other = new HazelcastBucketStore(owner, BucketMapConfig.DEFAULT_MAP_NAME, true, TIMEOUT);
         HazelcastBucketStore store = new HazelcastBucketStore(caller, BucketMapConfig.DEFAULT_MAP_NAME, true, TIMEOUT);
-        awaitVersion(store, Serialization.WIRE_V1);
+        awaitVersion(store, Serialization.WIRE_VERSION); // each request with its own deadline, from version 1 on
         Batch batch = new Batch(store);
         List<CompletableFuture<Outcome>> gaveUp = batch.queue(waiting(TIMEOUT.toMillis() + 1_000), 1, 1);
         List<CompletableFuture<Outcome>> late = batch.queue(waiting(TIMEOUT.toMillis() - LATE_BY_MILLIS), 3, 3);
@@ -86,7 +86,7 @@ class BatchDeadlinesTest {
         assertTooLate(late, "their deadline passed on the way to the owner: skipped");
         assertThat(remaining(live)).as("the live requests, decided in order").containsExactly(7L, 5L, 0L, -1L);
         assertThat(acquire(store, 0).remaining()).as("charged: the first and the live ones").isZero();
-        System.out.println("batch deadlines, wire version 1: of 8 queued requests 2 not sent, 2 skipped on the owner, "
+        System.out.println("batch deadlines, wire version " + Serialization.WIRE_VERSION + ": of 8 queued requests 2 not sent, 2 skipped on the owner, "
                 + "4 decided in order (3 granted, 1 denied); 10 tokens charged of 10, 9 of them in the batch");
         other.close();
         store.close();

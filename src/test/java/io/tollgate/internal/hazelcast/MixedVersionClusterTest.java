@@ -1,6 +1,7 @@
 package io.tollgate.internal.hazelcast;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
@@ -93,6 +94,7 @@ class MixedVersionClusterTest {
             assertThat(a1.wireVersion()).isZero();
             assertThat(b1.wireVersion()).as("a Tollgate without wire versions").isEqualTo(-1);
             decideEveryKey("version 0 in use, every member deciding", keys, d0, remote("A1", a1), remote("B1", b1), remote("B2", b2));
+            oldMembersGetNoRefunds(m0, s0, b1Id);
 
             a1.kill();
             dying.kill();
@@ -106,9 +108,13 @@ class MixedVersionClusterTest {
             HazelcastBucketStore s2 = new HazelcastBucketStore(m2, BucketMapConfig.DEFAULT_MAP_NAME, true, TIMEOUT);
             staying.shutdown();
             awaitSettled(m0, 2);
-            awaitVersion("the last old member left", s0, 1);
-            awaitVersion("the last old member left, seen from M2", s2, 1);
-            decideEveryKey("only this code left: version 1 in use", keys, d0, local("M2", s2));
+            awaitVersion("the last old member left", s0, Serialization.WIRE_VERSION);
+            awaitVersion("the last old member left, seen from M2", s2, Serialization.WIRE_VERSION);
+            decideEveryKey("only this code left: the newest version in use", keys, d0, local("M2", s2));
+            String refunded = "mixed-refund:" + UUID.randomUUID();
+            assertThat(s2.acquire(refunded, BUCKET, 3).toCompletableFuture().get(30, TimeUnit.SECONDS).remaining()).isEqualTo(BURST - 3);
+            assertThat(s0.refund(refunded, BUCKET, 2).toCompletableFuture().get(30, TimeUnit.SECONDS).remaining())
+                    .as("only this code left: refunds are sent").isEqualTo(BURST - 1);
 
             late.join();
             names.put(late.awaitReady(), "L (version 0)");
@@ -134,6 +140,27 @@ class MixedVersionClusterTest {
     }
 
     /** Decides, on every key and from each member in turn, one request and then a batch of two, each of 1 token. */
+    /**
+     * While an old member is in the cluster a refund is not sent at all: it fails here and changes nothing. Sent to an
+     * old member anyway (as in the moment before its join is seen), it fails there, and the member decides on.
+     */
+    private static void oldMembersGetNoRefunds(HazelcastInstance m0, HazelcastBucketStore s0, UUID oldId) throws Exception {
+        String key = "mixed-refund-probe:" + UUID.randomUUID();
+        for (int i = 0; !m0.getPartitionService().getPartition(key).getOwner().getUuid().equals(oldId); i++) {
+            key = "mixed-refund-probe:" + i;
+        }
+        assertThat(s0.acquire(key, BUCKET, 2).toCompletableFuture().get(30, TimeUnit.SECONDS).allowed()).isTrue();
+        String probe = key;
+        assertThatThrownBy(() -> s0.refund(probe, BUCKET, 1).toCompletableFuture().get(30, TimeUnit.SECONDS))
+                .hasMessageContaining("no refunds");
+        EntryCalls calls = EntryCalls.of(m0.getMap(BucketMapConfig.DEFAULT_MAP_NAME));
+        assertThatThrownBy(() -> calls.call(probe, RefundProcessor.create(BUCKET, 1, true), OutcomeWire::read).get(30, TimeUnit.SECONDS))
+                .as("an old member cannot read a refund").isInstanceOf(java.util.concurrent.ExecutionException.class);
+        Outcome after = s0.acquire(probe, BUCKET, 1).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertThat(after.allowed()).as("the old member still decides, and nothing was given back").isTrue();
+        assertThat(after.remaining()).isEqualTo(BURST - 3);
+    }
+
     private void decideEveryKey(String phase, List<String> keys, Decider... deciders) throws Exception {
         long grantedBefore = granted.values().stream().mapToLong(Long::longValue).sum();
         for (String key : keys) {

@@ -23,6 +23,11 @@ final class RoundRobinStore implements BucketStore {
     }
 
     @Override
+    public CompletionStage<Outcome> refund(String key, TokenBucket bucket, long tokens) {
+        return stores.get(Math.floorMod(next.getAndIncrement(), stores.size())).refund(key, bucket, tokens);
+    }
+
+    @Override
     public void close() {
         stores.forEach(BucketStore::close);
     }

@@ -81,14 +81,21 @@ class WireFormatTest {
     void aNewerVersionIsRefusedNeverMisread(boolean identified) {
         Object processor = BucketProcessor.create(BUCKET, 3, DEADLINE, identified, Serialization.WIRE_V1);
         assertRefused(processor, out -> {
-            out.writeInt(-3);
+            out.writeInt(-4);
             out.writeLong(DEADLINE);
             out.writeLong(3);
             out.writeLongArray(SPEC);
-        }, "Tollgate's BucketProcessor in wire version 2, newer than this member reads (0 to 1): run a Tollgate on this member "
+        }, "Tollgate's BucketProcessor in wire version 3, newer than this member reads (0 to 2): run a Tollgate on this member "
                 + "at least as new as the sender's");
         assertRefused(processor, out -> out.writeInt(Integer.MIN_VALUE), "Tollgate's BucketProcessor in wire version 2147483647, newer");
-        assertRefused(StateBackup.create(STATE, 4_000, identified, 1), out -> out.writeInt(-4), "Tollgate's StateBackup in wire version 3");
+        assertRefused(StateBackup.create(STATE, 4_000, identified, 1), out -> out.writeInt(-5), "Tollgate's StateBackup in wire version 4");
+        Object refund = RefundProcessor.create(BUCKET, 2, identified);
+        assertRefused(refund, out -> out.writeInt(-2), "Tollgate's RefundProcessor in wire version 1, which has no refunds");
+        assertRefused(refund, out -> {
+            out.writeInt(-3);
+            out.writeLong(0);
+            out.writeLongArray(SPEC);
+        }, "Tollgate's RefundProcessor: a refund of 0 tokens");
         assertRefused(BatchProcessor.create(BUCKET, new long[] {1}, new long[] {0}, identified, 1), out -> out.writeInt(-2 - 1000),
                 "Tollgate's BatchProcessor in wire version 1001");
     }

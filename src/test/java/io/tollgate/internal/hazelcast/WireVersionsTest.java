@@ -48,17 +48,17 @@ class WireVersionsTest {
             assertThat(recomputed(cluster.member(0), first)).isZero();
 
             HazelcastBucketStore second = new HazelcastBucketStore(cluster.member(1), MAP, true);
-            await("both members read version 1", first::wireVersion, 1);
-            await("both members read version 1, seen from member 1", second::wireVersion, 1);
+            await("both members read the newest version", first::wireVersion, Serialization.WIRE_VERSION);
+            await("both members read the newest version, seen from member 1", second::wireVersion, Serialization.WIRE_VERSION);
 
             // a lite member holds no data and reads no processor: it does not count
             Config liteConfig = HazelcastTestCluster.memberConfig(cluster.name(), 2, HazelcastTestCluster.freePorts(1).get(0),
                     List.of(cluster.address(0), cluster.address(1)), true).setLiteMember(true);
             extra.add(Hazelcast.newHazelcastInstance(liteConfig));
             assertThat(cluster.member(0).getCluster().getMembers()).hasSize(3);
-            assertThat(recomputed(cluster.member(0), first)).isEqualTo(1);
+            assertThat(recomputed(cluster.member(0), first)).isEqualTo(Serialization.WIRE_VERSION);
 
-            // a data member without Tollgate joins: nothing is sent in version 1 from then on ...
+            // a data member without Tollgate joins: nothing is sent in a newer version than 0 from then on ...
             HazelcastInstance plain = Hazelcast.newHazelcastInstance(HazelcastTestCluster.memberConfig(cluster.name(), 3,
                     HazelcastTestCluster.freePorts(1).get(0), List.of(cluster.address(0), cluster.address(1)), true));
             extra.add(plain);
@@ -66,13 +66,13 @@ class WireVersionsTest {
             await("a member that advertises nothing joined, seen from member 1", second::wireVersion, 0);
             // ... until it leaves
             plain.getLifecycleService().terminate();
-            await("the member that advertises nothing left", first::wireVersion, 1);
+            await("the member that advertises nothing left", first::wireVersion, Serialization.WIRE_VERSION);
 
             // a second store on a member shares its advertisement; the member withdraws it with its last store
             HazelcastBucketStore another = new HazelcastBucketStore(cluster.member(1), MAP, true);
             awaitAdvertisements(cluster.member(0), 2);
             second.close();
-            assertThat(recomputed(cluster.member(0), first)).isEqualTo(1);
+            assertThat(recomputed(cluster.member(0), first)).isEqualTo(Serialization.WIRE_VERSION);
             another.close();
             await("member 1 closed its last store", first::wireVersion, 0);
 

@@ -211,6 +211,78 @@ public abstract class BucketStoreContract {
         assertThat(acquire(key, two, 1).allowed()).isFalse();
     }
 
+    /** @return whether the store takes refunds; one that does not must fail them and change nothing */
+    protected boolean takesRefunds() {
+        return true;
+    }
+
+    protected Outcome refund(String key, TokenBucket bucket, long tokens) throws Exception {
+        return store().refund(key, bucket, tokens).toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Waits until the store takes refunds (a Hazelcast member sends them once every data member advertised that it
+     * reads them): refunds to a missing bucket, which change nothing, until eight in a row are answered.
+     */
+    private void awaitRefunds() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        int inARow = 0;
+        while (inARow < 8) {
+            try {
+                refund(key("await-refunds"), TEN_PER_SECOND, 1);
+                inARow++;
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                inARow = 0;
+                Thread.sleep(20);
+            }
+        }
+    }
+
+    @Test
+    void aRefundGivesBackWhatWasChargedAndNoMoreThanTheBurst() throws Exception {
+        String key = key("refund");
+        assertThat(acquire(key, TEN_PER_SECOND, 10).allowed()).isTrue();
+        if (!takesRefunds()) {
+            assertThatThrownBy(() -> refund(key, TEN_PER_SECOND, 4)).hasMessageContaining("no refunds");
+            assertThat(acquire(key, TEN_PER_SECOND, 1).allowed()).as("nothing given back").isFalse();
+            return;
+        }
+        awaitRefunds();
+        Outcome back = refund(key, TEN_PER_SECOND, 4);
+        assertThat(back.allowed()).isTrue();
+        assertThat(back.remaining()).isEqualTo(4);
+        assertThat(acquire(key, TEN_PER_SECOND, 4).allowed()).isTrue();
+        assertThat(acquire(key, TEN_PER_SECOND, 1).allowed()).as("exactly the four given back").isFalse();
+
+        String capped = key("refund-capped");
+        assertThat(acquire(capped, TEN_PER_SECOND, 6).allowed()).isTrue();
+        assertThat(refund(capped, TEN_PER_SECOND, 9).remaining()).as("4 left, 9 back: capped at the burst").isEqualTo(10);
+        assertThat(acquire(capped, TEN_PER_SECOND, 10).allowed()).isTrue();
+        assertThat(acquire(capped, TEN_PER_SECOND, 1).allowed()).isFalse();
+    }
+
+    @Test
+    void aRefundToAMissingOrExpiredBucketChangesNothing() throws Exception {
+        if (!takesRefunds()) {
+            return;
+        }
+        awaitRefunds();
+        String missing = key("refund-missing");
+        assertThat(refund(missing, TEN_PER_SECOND, 5).remaining()).as("a missing bucket is full").isEqualTo(10);
+        assertThat(acquire(missing, TEN_PER_SECOND, 10).allowed()).isTrue();
+        assertThat(acquire(missing, TEN_PER_SECOND, 1).allowed()).as("the refund made no tokens of its own").isFalse();
+
+        String expired = key("refund-expired");
+        assertThat(acquire(expired, TEN_PER_SECOND, 10).allowed()).isTrue();
+        at(5 * SECOND);
+        assertThat(refund(expired, TEN_PER_SECOND, 5).remaining()).isEqualTo(10);
+        assertThat(acquire(expired, TEN_PER_SECOND, 10).allowed()).isTrue();
+        assertThat(acquire(expired, TEN_PER_SECOND, 1).allowed()).isFalse();
+    }
+
     @Test
     void grantsExactlyTheTokensThereAreUnderConcurrency() throws Exception {
         String key = key("concurrent");
