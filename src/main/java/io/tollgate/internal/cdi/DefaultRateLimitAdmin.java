@@ -1,6 +1,7 @@
 package io.tollgate.internal.cdi;
 
 import io.tollgate.BucketStatus;
+import io.tollgate.DeniedKey;
 import io.tollgate.RateLimitAdmin;
 import io.tollgate.RuleDescription;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -27,5 +28,10 @@ public class DefaultRateLimitAdmin implements RateLimitAdmin {
     @Override
     public BucketStatus reset(String rule, String key) {
         return extension.tollgate().admin().reset(rule, key);
+    }
+
+    @Override
+    public List<DeniedKey> topDenied(String rule, int limit) {
+        return extension.tollgate().admin().topDenied(rule, limit);
     }
 }

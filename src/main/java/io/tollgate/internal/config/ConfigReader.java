@@ -60,7 +60,8 @@ public final class ConfigReader {
                 read(GlobalProperties.HEALTH),
                 read(GlobalProperties.TELEMETRY),
                 read(GlobalProperties.NEAR_LIMIT),
-                admin());
+                admin(),
+                read(GlobalProperties.TOP_DENIED));
         problems.throwIfAny();
         return config;
     }

@@ -29,11 +29,13 @@ public final class TollgateConfig {
     private final boolean telemetry;
     private final double nearLimit;
     private final AdminSettings admin;
+    private final int topDenied;
 
     TollgateConfig(Map<String, RuleConfig> rules, HeaderStyle headerStyle, double retryAfterJitter,
             TrustedProxies trustedProxies, int ipv6Prefix, StoreType storeType, Duration storeTimeout, int memoryMaxEntries,
             HazelcastSettings hazelcast, boolean denialCache, int denialCacheMaxEntries, boolean metrics, boolean health,
-            boolean telemetry, double nearLimit, AdminSettings admin) {
+            boolean telemetry, double nearLimit, AdminSettings admin,
+            int topDenied) {
         this.rules = Collections.unmodifiableMap(rules);
         List<RuleConfig> withPaths = new ArrayList<>();
         for (RuleConfig rule : rules.values()) {
@@ -57,6 +59,7 @@ public final class TollgateConfig {
         this.telemetry = telemetry;
         this.nearLimit = nearLimit;
         this.admin = admin;
+        this.topDenied = topDenied;
     }
 
     /** @return whether decisions are counted in MicroProfile Metrics, where the server offers it */
@@ -75,6 +78,11 @@ public final class TollgateConfig {
      */
     public double nearLimit() {
         return nearLimit;
+    }
+
+    /** @return the keys followed per rule for its most denied ({@code tollgate.top-denied}); 0 follows none */
+    public int topDenied() {
+        return topDenied;
     }
 
     /** @return whether the store's readiness is reported to MicroProfile Health, where the server offers it */

@@ -1,6 +1,7 @@
 package io.tollgate.internal.runtime;
 
 import io.tollgate.BucketStatus;
+import io.tollgate.DeniedKey;
 import io.tollgate.RateLimitAdmin;
 import io.tollgate.RuleDescription;
 import io.tollgate.internal.config.RuleConfig;
@@ -8,6 +9,7 @@ import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.core.LimitLevel;
+import io.tollgate.internal.limiter.TopDenied;
 import io.tollgate.internal.store.BucketReading;
 import io.tollgate.internal.store.BucketStore;
 import java.time.Duration;
@@ -23,10 +25,17 @@ public final class KeyAdmin implements RateLimitAdmin {
 
     private final TollgateConfig config;
     private final BucketStore store;
+    /** The most denied keys of each rule on this member, or {@code null} when {@code tollgate.top-denied=0}. */
+    private final TopDenied topDenied;
 
     public KeyAdmin(TollgateConfig config, BucketStore store) {
+        this(config, store, null);
+    }
+
+    public KeyAdmin(TollgateConfig config, BucketStore store, TopDenied topDenied) {
         this.config = config;
         this.store = store;
+        this.topDenied = topDenied;
     }
 
     @Override
@@ -60,13 +69,30 @@ public final class KeyAdmin implements RateLimitAdmin {
         return inspect(rule, key);
     }
 
+    @Override
+    public List<DeniedKey> topDenied(String rule, int limit) {
+        RuleConfig resolved = rule(rule);
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit = " + limit + ": ask for at least 1 key");
+        }
+        if (topDenied == null) {
+            throw new UnsupportedOperationException("tollgate.top-denied = 0: this application follows no rule's most denied keys");
+        }
+        return topDenied.top(resolved.name(), limit);
+    }
+
     private RuleConfig rule(String name, String key) {
+        RuleConfig rule = rule(name);
+        if (key == null) {
+            throw new IllegalArgumentException("key = null: a bucket key is a string (the empty one included)");
+        }
+        return rule;
+    }
+
+    private RuleConfig rule(String name) {
         RuleConfig rule = name == null ? null : config.rule(name);
         if (rule == null) {
             throw new IllegalArgumentException("rule = '" + name + "': no such rule; configured rules are " + config.rules().keySet());
-        }
-        if (key == null) {
-            throw new IllegalArgumentException("key = null: a bucket key is a string (the empty one included)");
         }
         return rule;
     }

@@ -7,6 +7,7 @@ import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.limiter.Limiter;
 import io.tollgate.internal.limiter.RequestGate;
+import io.tollgate.internal.limiter.TopDenied;
 import io.tollgate.internal.request.HttpRequests;
 import io.tollgate.internal.store.BucketStore;
 import java.lang.reflect.Method;
@@ -56,8 +57,11 @@ public final class Tollgate implements AutoCloseable {
         this.store = store;
         this.httpRequests = httpRequests;
         this.requests = requests;
-        this.limiter = new Limiter(store, config.storeTimeout(), observer);
-        this.admin = new KeyAdmin(config, store);
+        TopDenied topDenied = config.topDenied() == 0 ? null : new TopDenied(config.rules().values(), config.topDenied(),
+                TopDenied.stripesForThisMachine(), TopDenied.WALL_CLOCK);
+        this.limiter = new Limiter(store, config.storeTimeout(),
+                topDenied == null ? observer : DecisionObserver.both(observer, topDenied));
+        this.admin = new KeyAdmin(config, store, topDenied);
         this.gate = new RequestGate(limiter, name -> {
             RateLimitKeyResolver resolver = resolvers.get(name);
             if (resolver == null) {

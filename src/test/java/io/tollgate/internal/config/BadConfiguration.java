@@ -96,6 +96,7 @@ public final class BadConfiguration {
         add(cases, "tollgate.metrics", none, "on", "yes", "1");
         add(cases, "tollgate.telemetry", none, "on", "no");
         add(cases, "tollgate.near-limit", none, "10%", "1.5", "-0.1", "NaN");
+        add(cases, "tollgate.top-denied", none, "-1", "1001", "ten", "1.5");
         add(cases, "tollgate.health", none, "off", "no", "0");
         add(cases, "tollgate.hazelcast.max-entries-per-member", none, "0", "3000000000", "x");
         add(cases, "tollgate.hazelcast.backup-count", none, "0", "7", "one");
