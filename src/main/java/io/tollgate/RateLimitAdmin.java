@@ -61,4 +61,24 @@ public interface RateLimitAdmin {
      * @throws IllegalArgumentException for an unknown rule or a {@code null} key; nothing is changed
      */
     boolean liftBan(String rule, String key);
+
+    /**
+     * The keys of {@code rule} denied most on this member lately, by their hashes, for alerting on who is being
+     * stopped. "Lately" is the minute of the clock in progress and the whole minute before it: at least the last
+     * 60 seconds, at most the last 120. Each rule's denials are counted in summaries of {@code tollgate.top-denied}
+     * keys (Space-Saving), so memory stays bounded however many keys are denied: a count is never below the key's
+     * true denials and at most {@link DeniedKey#maxError()} above, which is at most the rule's denials in the window
+     * over {@code tollgate.top-denied}, and every key denied more often than that is listed (when {@code limit}
+     * allows). Denials are those of the buckets, a shadow rule's would-be denials included; answers of
+     * {@code on-store-failure} are not counted. Other members count their own.
+     *
+     * @param rule  a configured rule name
+     * @param limit the most keys to return, at least 1
+     * @return at most {@code limit} keys, most denied first; empty when none was denied
+     * @throws IllegalArgumentException      for an unknown rule or a limit below 1
+     * @throws UnsupportedOperationException when {@code tollgate.top-denied} is 0
+     */
+    default List<DeniedKey> topDenied(String rule, int limit) {
+        throw new UnsupportedOperationException("this RateLimitAdmin does not follow denials");
+    }
 }

@@ -1,6 +1,7 @@
 package io.tollgate.internal.cdi;
 
 import io.tollgate.BucketStatus;
+import io.tollgate.DeniedKey;
 import io.tollgate.KeyBan;
 import io.tollgate.RateLimitAdmin;
 import io.tollgate.RuleDescription;
@@ -38,5 +39,10 @@ public class DefaultRateLimitAdmin implements RateLimitAdmin {
     @Override
     public boolean liftBan(String rule, String key) {
         return extension.tollgate().admin().liftBan(rule, key);
+    }
+
+    @Override
+    public List<DeniedKey> topDenied(String rule, int limit) {
+        return extension.tollgate().admin().topDenied(rule, limit);
     }
 }

@@ -61,7 +61,8 @@ public final class ConfigReader {
                 read(GlobalProperties.TELEMETRY),
                 read(GlobalProperties.NEAR_LIMIT),
                 admin(),
-                read(GlobalProperties.CONFIG_REFRESH));
+                read(GlobalProperties.CONFIG_REFRESH),
+                read(GlobalProperties.TOP_DENIED));
         problems.throwIfAny();
         return config;
     }

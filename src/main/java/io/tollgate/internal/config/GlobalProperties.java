@@ -31,6 +31,7 @@ public final class GlobalProperties {
     /** Read by the CDI extension before the rest, to decide whether the OpenTelemetry instruments exist. */
     public static final Property<Boolean> TELEMETRY = Property.of("tollgate.telemetry", "true", Parsers.bool());
     static final Property<Double> NEAR_LIMIT = Property.of("tollgate.near-limit", "0.1", Parsers.fraction("the burst"));
+    static final Property<Integer> TOP_DENIED = Property.of("tollgate.top-denied", "32", Parsers.integer(0, 1000));
     /** Read by the CDI extension before the rest, to decide whether the readiness check exists. */
     public static final Property<Boolean> HEALTH = Property.of("tollgate.health", "true", Parsers.bool());
 
@@ -65,7 +66,7 @@ public final class GlobalProperties {
     /** Every one, in order. */
     public static final List<Property<?>> ALL = List.of(HEADERS, JITTER, TRUSTED_PROXIES, FORWARDED_HEADER, IPV6_PREFIX, STORE,
             STORE_TIMEOUT, MEMORY_MAX_ENTRIES, DENIAL_CACHE, DENIAL_CACHE_MAX_ENTRIES, METRICS, TELEMETRY, NEAR_LIMIT,
-            HEALTH, CONFIG_REFRESH,
+            TOP_DENIED, HEALTH, CONFIG_REFRESH,
             HAZELCAST_MAP, HAZELCAST_MAX_ENTRIES, HAZELCAST_BACKUPS, HAZELCAST_JNDI, CLIENT_ADDRESSES, CLIENT_CONFIG, CLUSTER_NAME,
             MEMBER_CONFIG, INTERFACE, PORT, MEMBERS, SERIALIZATION, COALESCING,
             ADMIN_ENABLED, ADMIN_ROLE);

@@ -30,11 +30,12 @@ public final class TollgateConfig {
     private final double nearLimit;
     private final AdminSettings admin;
     private final Duration configRefresh;
+    private final int topDenied;
 
     TollgateConfig(Map<String, RuleConfig> rules, HeaderStyle headerStyle, double retryAfterJitter,
             TrustedProxies trustedProxies, int ipv6Prefix, StoreType storeType, Duration storeTimeout, int memoryMaxEntries,
             HazelcastSettings hazelcast, boolean denialCache, int denialCacheMaxEntries, boolean metrics, boolean health,
-            boolean telemetry, double nearLimit, AdminSettings admin, Duration configRefresh) {
+            boolean telemetry, double nearLimit, AdminSettings admin, Duration configRefresh, int topDenied) {
         this.rules = Collections.unmodifiableMap(rules);
         List<RuleConfig> withPaths = new ArrayList<>();
         for (RuleConfig rule : rules.values()) {
@@ -59,6 +60,7 @@ public final class TollgateConfig {
         this.nearLimit = nearLimit;
         this.admin = admin;
         this.configRefresh = configRefresh;
+        this.topDenied = topDenied;
     }
 
     /** @return how often the rules' live attributes are read again from the configuration; zero: never */
@@ -82,6 +84,11 @@ public final class TollgateConfig {
      */
     public double nearLimit() {
         return nearLimit;
+    }
+
+    /** @return the keys followed per rule for its most denied ({@code tollgate.top-denied}); 0 follows none */
+    public int topDenied() {
+        return topDenied;
     }
 
     /** @return whether the store's readiness is reported to MicroProfile Health, where the server offers it */

@@ -1,6 +1,7 @@
 package io.tollgate.internal.http;
 
 import io.tollgate.BucketStatus;
+import io.tollgate.DeniedKey;
 import io.tollgate.KeyBan;
 import io.tollgate.RuleDescription;
 import java.time.Duration;
@@ -8,6 +9,9 @@ import java.util.List;
 
 /** The JSON bodies of the admin resource: the rules, a bucket, and RFC 9457 problems for refused calls. */
 public final class AdminBodies {
+
+    /** The most keys one request may ask for. */
+    static final int MAX_LIMIT = 1000;
 
     private AdminBodies() {
     }
@@ -77,10 +81,49 @@ public final class AdminBodies {
         return "{\"rule\":" + ProblemBodies.quote(rule) + ",\"keyHash\":" + ProblemBodies.quote(keyHash) + ",\"lifted\":" + lifted + "}";
     }
 
+    /**
+    /** @return the most denied keys of a rule: the rule, and per key its hash, its count and the count's largest error */
+    public static String topDenied(String rule, List<DeniedKey> keys) {
+        StringBuilder out = new StringBuilder(32 + 80 * keys.size()).append("{\"rule\":").append(ProblemBodies.quote(rule))
+                .append(",\"keys\":[");
+        for (int i = 0; i < keys.size(); i++) {
+            DeniedKey key = keys.get(i);
+            out.append(i > 0 ? "," : "").append("{\"keyHash\":").append(ProblemBodies.quote(key.keyHash()))
+                    .append(",\"count\":").append(key.count())
+                    .append(",\"maxError\":").append(key.maxError()).append('}');
+        }
+        return out.append("]}").toString();
+    }
+
+    /**
+     * @return the {@code limit} query parameter as a number from 1 to 1000
+     * @throws BadParameterException if it is not
+     */
+    public static int limit(String value) {
+        try {
+            int limit = Integer.parseInt(value.trim());
+            if (limit >= 1 && limit <= MAX_LIMIT) {
+                return limit;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new BadParameterException("limit = '" + value + "': a number of keys from 1 to " + MAX_LIMIT);
+    }
+
     /** @return an RFC 9457 problem of type {@code about:blank}: the status, its title, and what went wrong */
     public static String problem(int status, String title, String detail) {
         return "{\"type\":\"about:blank\",\"title\":" + ProblemBodies.quote(title) + ",\"status\":" + status
                 + ",\"detail\":" + ProblemBodies.quote(detail) + "}";
+    }
+
+    /** A request's parameter that is not what the resource takes: the caller's mistake, answered 400. */
+    public static final class BadParameterException extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        BadParameterException(String message) {
+            super(message);
+        }
     }
 
     private static long seconds(Duration duration) {

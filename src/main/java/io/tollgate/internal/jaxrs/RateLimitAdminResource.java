@@ -8,11 +8,13 @@ import io.tollgate.internal.http.ProblemBodies;
 import io.tollgate.internal.runtime.Tollgate;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -21,7 +23,8 @@ import java.util.function.Function;
 
 /**
  * The admin resource, {@code tollgate/admin} within the application's JAX-RS path: the rules, a client's bucket
- * of a rule to inspect or reset, and a rule's bans to list or lift. The key is the request's body ({@code text/plain}, UTF-8), so that it stays out of
+ * of a rule to inspect or reset, a rule's bans to list or lift, and its most denied keys by their hashes. The key
+ * is the request's body ({@code text/plain}, UTF-8), so that it stays out of
  * URLs and access logs and needs no escaping; answers name it by its hash only. Found by the server's scan of the
  * application, like {@link RateLimitFeature}. Off ({@code tollgate.admin.enabled=false}, the default) every path
  * answers 404 as if it did not exist; on, only an authenticated caller in {@code tollgate.admin.role} is answered:
@@ -75,6 +78,14 @@ public class RateLimitAdminResource {
                 JSON).build());
     }
 
+    /** @return the keys of the rule denied most on this member lately, by their hashes, at most {@code limit} (10 unless given) */
+    @GET
+    @Path("rules/{rule}/top-denied")
+    public Response topDenied(@PathParam("rule") String rule, @QueryParam("limit") @DefaultValue("10") String limit) {
+        return answer(tollgate -> Response.ok(AdminBodies.topDenied(rule, tollgate.admin().topDenied(rule, AdminBodies.limit(limit))),
+                JSON).build());
+    }
+
     private Response answer(Function<Tollgate, Response> call) {
         Tollgate tollgate = CDI.current().select(Tollgate.class).get();
         AdminSettings admin = tollgate.config().admin();
@@ -89,7 +100,9 @@ public class RateLimitAdminResource {
         }
         try {
             return call.apply(tollgate);
-        } catch (IllegalArgumentException e) {
+        } catch (AdminBodies.BadParameterException e) {
+            return problem(Response.Status.BAD_REQUEST, e.getMessage());
+        } catch (IllegalArgumentException | UnsupportedOperationException e) {
             return problem(Response.Status.NOT_FOUND, e.getMessage());
         } catch (IllegalStateException e) {
             return problem(Response.Status.SERVICE_UNAVAILABLE, e.getMessage());

@@ -1,6 +1,7 @@
 package io.tollgate.internal.runtime;
 
 import io.tollgate.BucketStatus;
+import io.tollgate.DeniedKey;
 import io.tollgate.KeyBan;
 import io.tollgate.RateLimitAdmin;
 import io.tollgate.RuleDescription;
@@ -10,6 +11,7 @@ import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.core.LimitLevel;
+import io.tollgate.internal.limiter.TopDenied;
 import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BucketReading;
 import io.tollgate.internal.store.BucketStore;
@@ -30,12 +32,18 @@ public final class KeyAdmin implements RateLimitAdmin {
     private final TollgateConfig config;
     private final BucketStore store;
     private final Bans bans;
+    /** The most denied keys of each rule on this member, or {@code null} when {@code tollgate.top-denied=0}. */
+    private final TopDenied topDenied;
 
-    /** @param bans the rules' bans, which an inspection shows and an operator lifts */
-    public KeyAdmin(TollgateConfig config, BucketStore store, Bans bans) {
+    /**
+     * @param bans      the rules' bans, which an inspection shows and an operator lifts
+     * @param topDenied the most denied keys of each rule, or {@code null} when none are followed
+     */
+    public KeyAdmin(TollgateConfig config, BucketStore store, Bans bans, TopDenied topDenied) {
         this.config = config;
         this.store = store;
         this.bans = bans;
+        this.topDenied = topDenied;
     }
 
     @Override
@@ -71,7 +79,7 @@ public final class KeyAdmin implements RateLimitAdmin {
 
     @Override
     public List<KeyBan> bans(String rule) {
-        String name = rule(rule, "").name();
+        String name = rule(rule).name();
         return bans.list(name).stream().map(ban -> new KeyBan(name, ban.keyHash(), ban.until())).toList();
     }
 
@@ -87,13 +95,30 @@ public final class KeyAdmin implements RateLimitAdmin {
         return bans.until(rule.name(), key).orElse(null);
     }
 
+    @Override
+    public List<DeniedKey> topDenied(String rule, int limit) {
+        RuleConfig resolved = rule(rule);
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit = " + limit + ": ask for at least 1 key");
+        }
+        if (topDenied == null) {
+            throw new UnsupportedOperationException("tollgate.top-denied = 0: this application follows no rule's most denied keys");
+        }
+        return topDenied.top(resolved.name(), limit);
+    }
+
     private RuleConfig rule(String name, String key) {
+        RuleConfig rule = rule(name);
+        if (key == null) {
+            throw new IllegalArgumentException("key = null: a bucket key is a string (the empty one included)");
+        }
+        return rule;
+    }
+
+    private RuleConfig rule(String name) {
         RuleConfig rule = name == null ? null : config.rule(name);
         if (rule == null) {
             throw new IllegalArgumentException("rule = '" + name + "': no such rule; configured rules are " + config.rules().keySet());
-        }
-        if (key == null) {
-            throw new IllegalArgumentException("key = null: a bucket key is a string (the empty one included)");
         }
         return rule;
     }

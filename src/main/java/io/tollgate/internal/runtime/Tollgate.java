@@ -9,6 +9,7 @@ import io.tollgate.internal.limiter.Limiter;
 import io.tollgate.internal.limiter.RequestGate;
 import io.tollgate.internal.limiter.RuleCheck;
 import io.tollgate.internal.request.CallResult;
+import io.tollgate.internal.limiter.TopDenied;
 import io.tollgate.internal.request.HttpRequests;
 import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BucketStore;
@@ -71,8 +72,11 @@ public final class Tollgate implements AutoCloseable {
         this.httpRequests = httpRequests;
         this.requests = requests;
         this.settlesByOutcome = config.rules().values().stream().anyMatch(rule -> !rule.outcomes().isNone());
-        this.limiter = new Limiter(store, config.storeTimeout(), observer, bans);
-        this.admin = new KeyAdmin(config, store, limiter.bans());
+        TopDenied topDenied = config.topDenied() == 0 ? null : new TopDenied(config.rules().values(), config.topDenied(),
+                TopDenied.stripesForThisMachine(), TopDenied.WALL_CLOCK);
+        this.limiter = new Limiter(store, config.storeTimeout(),
+                topDenied == null ? observer : DecisionObserver.both(observer, topDenied), bans);
+        this.admin = new KeyAdmin(config, store, limiter.bans(), topDenied);
         this.gate = new RequestGate(limiter, name -> {
             RateLimitKeyResolver resolver = resolvers.get(name);
             if (resolver == null) {

@@ -114,6 +114,7 @@ public final class BadConfiguration {
         add(cases, "tollgate.metrics", none, "on", "yes", "1");
         add(cases, "tollgate.telemetry", none, "on", "no");
         add(cases, "tollgate.near-limit", none, "10%", "1.5", "-0.1", "NaN");
+        add(cases, "tollgate.top-denied", none, "-1", "1001", "ten", "1.5");
         add(cases, "tollgate.health", none, "off", "no", "0");
         add(cases, "tollgate.config.refresh", none, "500ms", "2d", "never", "-1s");
         add(cases, "tollgate.hazelcast.max-entries-per-member", none, "0", "3000000000", "x");

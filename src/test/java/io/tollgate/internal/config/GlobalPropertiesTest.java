@@ -144,6 +144,16 @@ class GlobalPropertiesTest {
     }
 
     @Test
+    void thirtyTwoKeysPerRuleAreFollowedForTheMostDeniedUnlessSetOtherwise() {
+        assertThat(read().topDenied()).isEqualTo(32);
+        assertThat(read("tollgate.top-denied", "0").topDenied()).isZero();
+        assertThat(read("tollgate.top-denied", " 1000 ").topDenied()).isEqualTo(1000);
+        assertThat(problems("tollgate.top-denied", "1001")).containsExactly("tollgate.top-denied = '1001': must be between 0 and 1000");
+        assertThat(problems("tollgate.top-denied", "-1")).containsExactly("tollgate.top-denied = '-1': must be between 0 and 1000");
+        assertThat(problems("tollgate.top-denied", "many")).hasSize(1);
+    }
+
+    @Test
     void theAdminResourceIsOffUnlessSwitchedOnAndThenNeedsARole() {
         assertThat(read().admin()).isEqualTo(new AdminSettings(false, java.util.Optional.empty()));
         assertThat(read("tollgate.admin.role", "ops").admin().enabled()).isFalse();
@@ -161,7 +171,7 @@ class GlobalPropertiesTest {
         String known = "unknown property; known ones are tollgate.rules.<name>.<attribute> and tollgate.headers, "
                 + "tollgate.retry-after.jitter, tollgate.trusted-proxies, tollgate.trusted-proxies.header, tollgate.key.ipv6-prefix, tollgate.store, tollgate.store.timeout, "
                 + "tollgate.memory.max-entries, tollgate.denial-cache, tollgate.denial-cache.max-entries, tollgate.metrics, tollgate.telemetry, "
-                + "tollgate.near-limit, tollgate.health, tollgate.config.refresh, "
+                + "tollgate.near-limit, tollgate.top-denied, tollgate.health, tollgate.config.refresh, "
                 + "tollgate.hazelcast.map, tollgate.hazelcast.max-entries-per-member, "
                 + "tollgate.hazelcast.backup-count, tollgate.hazelcast.jndi-name, tollgate.hazelcast.client.addresses, "
                 + "tollgate.hazelcast.client.config, tollgate.hazelcast.cluster-name, tollgate.hazelcast.config, "
