@@ -9,9 +9,6 @@ import io.tollgate.app.SearchResource;
 import io.tollgate.testing.HazelcastTestCluster;
 import io.tollgate.testing.SharedCluster;
 import io.tollgate.testing.TestApp;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.UUID;
@@ -30,19 +27,13 @@ class HazelcastSourcesTest {
                 .property("tollgate.rules.search.burst", "2");
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return socket.getLocalPort();
-        }
-    }
-
     private static Set<HazelcastInstance> running() {
         return new HashSet<>(Hazelcast.getAllHazelcastInstances());
     }
 
     @Test
     void byDefaultTollgateStartsAnEmbeddedMemberOnLoopbackAndStopsItWithTheApplication() throws Exception {
-        int port = freePort();
+        int port = HazelcastTestCluster.freePorts(1).get(0);
         Set<HazelcastInstance> before = running();
         try (TestApp app = search().property("tollgate.hazelcast.port", Integer.toString(port))
                 .property("tollgate.hazelcast.members", "127.0.0.1:" + port)

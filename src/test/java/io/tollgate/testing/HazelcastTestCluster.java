@@ -26,7 +26,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
@@ -295,26 +298,38 @@ public final class HazelcastTestCluster implements AutoCloseable {
         members.clear();
     }
 
-    /** @return {@code count} ports free on 127.0.0.1 right now */
+    /** Where test members listen: below Linux's ephemeral range (32768 on), so no outgoing connection takes the port. */
+    private static final int FIRST_PORT = 20_000;
+    private static final int LAST_PORT = 32_000;
+    /** Ports handed out in this JVM: a member started later still finds its port its own. */
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @return {@code count} ports free on 127.0.0.1 right now, none handed out before in this JVM, all below the
+     *         ephemeral range: a port from {@code new ServerSocket(0)} can be taken by any outgoing connection of the
+     *         machine between this probe and the member's bind
+     */
     public static List<Integer> freePorts(int count) {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            for (int i = 0; i < count; i++) {
-                ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"));
-                socket.setReuseAddress(true);
-                sockets.add(socket);
+        List<Integer> ports = new ArrayList<>();
+        int span = LAST_PORT - FIRST_PORT;
+        int start = ThreadLocalRandom.current().nextInt(span);
+        for (int i = 0; i < span && ports.size() < count; i++) {
+            int port = FIRST_PORT + (start + i) % span;
+            if (!HANDED_OUT.contains(port) && bindable(port) && HANDED_OUT.add(port)) {
+                ports.add(port);
             }
-            return sockets.stream().map(ServerSocket::getLocalPort).collect(Collectors.toList());
+        }
+        if (ports.size() < count) {
+            throw new IllegalStateException("no " + count + " free ports on 127.0.0.1 from " + FIRST_PORT + " to " + LAST_PORT);
+        }
+        return ports;
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName("127.0.0.1"))) {
+            return true;
         } catch (IOException e) {
-            throw new IllegalStateException("no free port on 127.0.0.1", e);
-        } finally {
-            for (ServerSocket socket : sockets) {
-                try {
-                    socket.close();
-                } catch (IOException ignored) {
-                    // closing a probe socket
-                }
-            }
+            return false;
         }
     }
 }

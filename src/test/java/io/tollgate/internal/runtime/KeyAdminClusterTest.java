@@ -54,7 +54,7 @@ class KeyAdminClusterTest {
         for (var member : cluster.members()) {
             BucketStore stack = StoreStack.DEFAULT.over(new HazelcastBucketStore(member, map, true, Duration.ofSeconds(10)));
             stacks.add(stack);
-            admins.add(new KeyAdmin(config, stack, Bans.local(stack))); // the rule has no ban
+            admins.add(new KeyAdmin(config, stack, Bans.local(stack), null)); // the rule has no ban; no denials followed
         }
     }
 
