@@ -12,7 +12,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -32,7 +31,7 @@ import java.util.function.LongSupplier;
  * within {@value #LEASE_MILLIS} ms of the reserve's last top-up are dropped, never returned, so a key going cold
  * here may fall short by a reserve.
  */
-public final class CoalescingStore implements BucketStore {
+public final class CoalescingStore extends StoreLayer {
 
     /** Most decisions in one call; more wait for the next. Also the most a member reads in one batch. */
     public static final int MAX_BATCH = 512;
@@ -80,6 +79,7 @@ public final class CoalescingStore implements BucketStore {
      * @param reserving whether hot keys reserve tokens ahead
      */
     public CoalescingStore(BatchingBucketStore store, LongSupplier nanoTime, boolean reserving) {
+        super(store);
         this.store = store;
         this.nanoTime = nanoTime;
         this.reserving = reserving;
@@ -311,45 +311,21 @@ public final class CoalescingStore implements BucketStore {
 
     /** Tokens reserved under the rule's old limits are dropped (never returned, as when a reserve expires). */
     @Override
-    public void forgetRule(String rule) {
+    void forgetRuleHere(String rule) {
         lanes.forEach((key, lane) -> {
             if (BucketKeys.ofRule(key, rule)) {
                 lane.forget();
             }
         });
-        store.forgetRule(rule);
-    }
-
-    @Override
-    public BucketReading read(String key) {
-        return store.read(key);
-    }
-
-    /** Drops the key's reserve here first, then resets it in the store. */
-    @Override
-    public void reset(String key) {
-        forget(key);
-        store.reset(key);
     }
 
     /** Drops what this member holds of the key's reserve: tokens taken from the bucket before it was reset. */
     @Override
-    public void forget(String key) {
+    void forgetHere(String key) {
         Lane lane = lanes.get(key);
         if (lane != null) {
             lane.forget();
         }
-        store.forget(key);
-    }
-
-    @Override
-    public void listenForResets(Consumer<String> forget) {
-        store.listenForResets(forget);
-    }
-
-    @Override
-    public void warmUp(TokenBucket bucket) throws Exception {
-        store.warmUp(bucket);
     }
 
     @Override

@@ -7,7 +7,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -18,7 +17,7 @@ import java.util.function.LongSupplier;
  * does lack those tokens for at least that long: the cache can only err toward denying, and a flood
  * on one key stays on this member. Cheaper requests, and every request after {@code t}, ask the store.
  */
-public final class DenialCache implements BucketStore, RecentDenials {
+public final class DenialCache extends StoreLayer implements RecentDenials {
 
     private final BucketStore store;
     /** Full passes over a full cache happen at most this often. */
@@ -37,6 +36,7 @@ public final class DenialCache implements BucketStore, RecentDenials {
 
     /** @param nanoTime a monotonic clock in nanoseconds */
     public DenialCache(BucketStore store, int maxEntries, LongSupplier nanoTime) {
+        super(store);
         this.store = store;
         this.maxEntries = maxEntries;
         this.nanoTime = nanoTime;
@@ -101,37 +101,13 @@ public final class DenialCache implements BucketStore, RecentDenials {
 
     /** A denial under the rule's old limits says nothing of its new ones: the store decides again. */
     @Override
-    public void forgetRule(String rule) {
+    void forgetRuleHere(String rule) {
         denials.keySet().removeIf(key -> BucketKeys.ofRule(key, rule));
-        store.forgetRule(rule);
     }
 
     @Override
-    public BucketReading read(String key) {
-        return store.read(key);
-    }
-
-    /** Forgets the key's denial here first, then resets it in the store. */
-    @Override
-    public void reset(String key) {
-        forget(key);
-        store.reset(key);
-    }
-
-    @Override
-    public void forget(String key) {
+    void forgetHere(String key) {
         denials.remove(key);
-        store.forget(key);
-    }
-
-    @Override
-    public void listenForResets(Consumer<String> forget) {
-        store.listenForResets(forget);
-    }
-
-    @Override
-    public void warmUp(TokenBucket bucket) throws Exception {
-        store.warmUp(bucket);
     }
 
     @Override

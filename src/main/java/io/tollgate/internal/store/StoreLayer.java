@@ -1,0 +1,58 @@
+package io.tollgate.internal.store;
+
+import io.tollgate.internal.core.TokenBucket;
+import java.util.function.Consumer;
+
+/**
+ * A layer in front of a store that remembers something of keys on this member (a cached denial, tokens reserved
+ * ahead): reads, resets, warm-up and the resets' listener pass through to the store; forgetting a key or a rule drops
+ * what this layer holds first, then passes on.
+ */
+abstract class StoreLayer implements BucketStore {
+
+    private final BucketStore next;
+
+    StoreLayer(BucketStore next) {
+        this.next = next;
+    }
+
+    /** Drops what this layer holds of {@code key}. */
+    abstract void forgetHere(String key);
+
+    /** Drops what this layer holds of the keys of {@code rule}, whose limits changed. */
+    abstract void forgetRuleHere(String rule);
+
+    @Override
+    public final void forget(String key) {
+        forgetHere(key);
+        next.forget(key);
+    }
+
+    @Override
+    public final void forgetRule(String rule) {
+        forgetRuleHere(rule);
+        next.forgetRule(rule);
+    }
+
+    /** Drops what this member holds of the key here first, then resets it in the store. */
+    @Override
+    public final void reset(String key) {
+        forget(key);
+        next.reset(key);
+    }
+
+    @Override
+    public final BucketReading read(String key) {
+        return next.read(key);
+    }
+
+    @Override
+    public final void listenForResets(Consumer<String> forget) {
+        next.listenForResets(forget);
+    }
+
+    @Override
+    public final void warmUp(TokenBucket bucket) throws Exception {
+        next.warmUp(bucket);
+    }
+}
