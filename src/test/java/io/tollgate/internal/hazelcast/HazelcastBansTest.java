@@ -9,6 +9,7 @@ import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.limiter.Limiter;
 import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.CountingStore;
+import io.tollgate.testing.Await;
 import io.tollgate.testing.HazelcastTestCluster;
 import io.tollgate.testing.SharedCluster;
 import io.tollgate.testing.TestRules;
@@ -23,7 +24,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -90,14 +90,6 @@ class HazelcastBansTest {
         cluster.member(0).getMap(map + HazelcastBanSharing.SUFFIX).destroy();
     }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as(what + " within 30 s").isLessThan(deadline);
-            TimeUnit.MILLISECONDS.sleep(20);
-        }
-    }
-
     /** Spends the key's one token on member 0, then denies it twice there: the second denial bans it. */
     private void ban(String key) {
         assertThat(limiters.get(0).check(rule, key, 1).allowed()).isTrue();
@@ -112,7 +104,7 @@ class HazelcastBansTest {
         String key = "client-" + UUID.randomUUID();
         String storeKey = BucketKeys.of("r", key);
         ban(key);
-        await("member 2's copy", () -> bans.get(1).leftMicros(storeKey) > 0 && bans.get(2).leftMicros(storeKey) > 0);
+        Await.until("member 2's copy", Duration.ofSeconds(30), () -> bans.get(1).leftMicros(storeKey) > 0 && bans.get(2).leftMicros(storeKey) > 0);
         long calls = stores.get(1).calls.get();
         Decision banned = limiters.get(1).check(rule, key, 1);
         assertThat(banned.banned()).isTrue();
@@ -127,7 +119,7 @@ class HazelcastBansTest {
                 .isEqualTo(Duration.ofMinutes(10).toNanos() / 1_000);
 
         assertThat(bans.get(1).lift("r", key)).isTrue();
-        await("the lift on every member", () -> bans.stream().allMatch(each -> each.leftMicros(storeKey) == 0));
+        Await.until("the lift on every member", Duration.ofSeconds(30), () -> bans.stream().allMatch(each -> each.leftMicros(storeKey) == 0));
         assertThat(limiters.get(2).check(rule, key, 1).banned()).as("lifted: its bucket denies it").isFalse();
         assertThat(limiters.get(2).check(rule, key, 1).banned()).isFalse();
         assertThat(started).as("a new ban takes two new denials").containsExactly("0:" + key, "2:" + key);
@@ -139,7 +131,7 @@ class HazelcastBansTest {
         String key = "client-" + UUID.randomUUID();
         String storeKey = BucketKeys.of("r", key);
         ban(key);
-        await("every member's copy", () -> bans.stream().allMatch(each -> each.leftMicros(storeKey) > 0));
+        Await.until("every member's copy", Duration.ofSeconds(30), () -> bans.stream().allMatch(each -> each.leftMicros(storeKey) > 0));
         cluster.clock().advance(Duration.ofMinutes(10).minusNanos(1_000));
         assertThat(limiters.get(1).check(rule, key, 1).retryAfterMicros()).isEqualTo(1);
         cluster.clock().advanceMicros(1);

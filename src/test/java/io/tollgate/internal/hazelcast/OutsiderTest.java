@@ -15,6 +15,7 @@ import com.hazelcast.map.IMap;
 import example.outsider.Gadget;
 import io.tollgate.internal.config.HazelcastSettings;
 import io.tollgate.internal.core.BucketKeys;
+import io.tollgate.testing.Await;
 import io.tollgate.testing.ForeignRelay;
 import io.tollgate.testing.HazelcastTestCluster;
 import io.tollgate.testing.PortRelay;
@@ -23,13 +24,12 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -85,7 +85,7 @@ class OutsiderTest {
         try {
             first = Hazelcast.newHazelcastInstance(tollgate(ports.get(0), members));
             second = Hazelcast.newHazelcastInstance(tollgate(ports.get(1), members));
-            await("the two instances form one cluster", () -> HazelcastTestCluster.settled(first, 2)
+            Await.until("the two instances form one cluster", Duration.ofSeconds(60), () -> HazelcastTestCluster.settled(first, 2)
                     && HazelcastTestCluster.settled(second, 2));
         } finally {
             hazelcast.removeHandler(capture);
@@ -210,7 +210,7 @@ class OutsiderTest {
             config.setProperty("hazelcast.merge.next.run.delay.seconds", "1");
             member = Hazelcast.newHazelcastInstance(config);
             String name = member.getConfig().getClusterName();
-            await("the same user's port is sent the name at the join and at 3 merge rounds",
+            Await.until("the same user's port is sent the name at the join and at 3 merge rounds", Duration.ofSeconds(60),
                     () -> count(sameUser.received(), name) >= 4);
             assertThat(outsider.getCluster().getMembers()).hasSize(1);
             assertThat(foreign.connections()).as("connections to the other user's port").isZero();
@@ -264,18 +264,4 @@ class OutsiderTest {
         return n;
     }
 
-    private static void await(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within 60 s: " + what);
-            }
-            try {
-                TimeUnit.MILLISECONDS.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
-    }
 }

@@ -11,6 +11,7 @@ import io.tollgate.internal.limiter.Limiter;
 import io.tollgate.internal.runtime.LiveRules;
 import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.StoreStack;
+import io.tollgate.testing.Await;
 import io.tollgate.testing.HazelcastTestCluster;
 import io.tollgate.testing.SharedCluster;
 import java.time.Duration;
@@ -19,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -32,7 +32,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(SharedCluster.class)
 class SharedRuleChangesTest {
 
-    private static final long DEADLINE_NANOS = Duration.ofSeconds(30).toNanos();
 
     private final String map = "live-" + UUID.randomUUID();
     private final List<AutoCloseable> opened = new ArrayList<>();
@@ -65,14 +64,6 @@ class SharedRuleChangesTest {
         return new Member(config, new Limiter(store, Duration.ofSeconds(10)), rules, events);
     }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long start = System.nanoTime();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - start).as("waiting for " + what).isLessThan(DEADLINE_NANOS);
-            Thread.sleep(20);
-        }
-    }
-
     @Test
     void aChangeOnOneMemberAppliesOnEveryMemberAndOnOneThatStartsLater(HazelcastTestCluster cluster) throws Exception {
         try {
@@ -82,7 +73,7 @@ class SharedRuleChangesTest {
 
             first.rules().change("search", Map.of("burst", "6"));
             first.rules().override("search", "acme", "100/1s");
-            await("the change on the second member",
+            Await.until("the change on the second member", Duration.ofSeconds(30),
                     () -> second.rules().current("search").get("overrides").equals("acme=100/1s burst 100"));
             assertThat(second.rules().current("search")).containsEntry("limits", "1/1h burst 6");
             assertThat(second.granted("client", 10)).isZero(); // its 0 tokens carried over: a larger burst fills by the rate only
@@ -100,8 +91,8 @@ class SharedRuleChangesTest {
             assertThat(late.rules().changes("search")).containsOnlyKeys("burst", "overrides");
 
             second.rules().revert("search");
-            await("the revert on the first member", () -> first.rules().current("search").get("limits").equals("1/1h burst 2"));
-            await("the revert on the late member", () -> late.rules().current("search").get("overrides").isEmpty());
+            Await.until("the revert on the first member", Duration.ofSeconds(30), () -> first.rules().current("search").get("limits").equals("1/1h burst 2"));
+            Await.until("the revert on the late member", Duration.ofSeconds(30), () -> late.rules().current("search").get("overrides").isEmpty());
             assertThat(first.rules().changes("search")).isEmpty();
         } finally {
             for (int i = opened.size() - 1; i >= 0; i--) {
