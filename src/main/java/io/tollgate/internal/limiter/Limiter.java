@@ -90,16 +90,24 @@ public final class Limiter {
      * @throws io.tollgate.internal.core.InvalidDefinitionException for a cost the limits can never grant, before anything is sent
      */
     public Decision check(LiveRule live, BucketLimits limits, String key, long cost) {
+        limits.bucket().checkCost(cost);
+        Decision banned = banned(live, limits, key, cost);
+        return banned != null ? banned : decide(live, limits, key, cost);
+    }
+
+    /**
+     * Decides by the store, the key's ban already looked up ({@link #banned}): {@link RequestGate} looks up the bans of
+     * every rule of a request before it charges any, and does not look again.
+     *
+     * @throws io.tollgate.internal.core.InvalidDefinitionException for a cost the limits can never grant, before anything is sent
+     */
+    public Decision decide(LiveRule live, BucketLimits limits, String key, long cost) {
         RuleConfig rule = live.rule();
         TokenBucket bucket = limits.bucket();
         bucket.checkCost(cost);
         long start = System.nanoTime();
         String storeKey = BucketKeys.of(rule.name(), key);
-        Decision decision = banAnswer(live, bucket, storeKey, cost);
-        if (decision != null) {
-            observer.decided(rule, key, decision, System.nanoTime() - start);
-            return decision;
-        }
+        Decision decision;
         try {
             Outcome outcome = store.acquire(storeKey, bucket, cost).toCompletableFuture().get(timeoutNanos, TimeUnit.NANOSECONDS);
             decision = decided(live, bucket, cost, outcome);

@@ -79,7 +79,7 @@ public final class RequestGate {
         }
         List<RuleCheck> checks = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            RuleCheck check = RuleCheck.of(applicable[i], limits[i], keys[i], limiter.check(applicable[i], limits[i], keys[i], costs[i]));
+            RuleCheck check = RuleCheck.of(applicable[i], limits[i], keys[i], limiter.decide(applicable[i], limits[i], keys[i], costs[i]));
             checks.add(check);
             if (!check.decision().allowed()) {
                 break;
