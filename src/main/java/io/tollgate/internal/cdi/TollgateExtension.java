@@ -243,7 +243,7 @@ public class TollgateExtension implements Extension {
         }
     }
 
-    /** @return the events the application observes ({@code RateLimitDenied}, {@code RateLimitStoreFailed}) */
+    /** @return the events the application observes ({@code RateLimitDenied}, {@code RateLimitStoreFailed}, {@code RateLimitBanned}) */
     private static DecisionObserver events(BeanManager beans) {
         try {
             return CdiEvents.of(beans);

@@ -12,7 +12,8 @@ import java.util.List;
  * Settles the checks whose rules keep their charge or not by the response's status ({@code charge-on},
  * {@code refund-on}), then puts the rate-limit headers of the request's checks (filter and interceptor alike) on
  * the response, as the buckets read after any refund. A response that no JAX-RS filter sees (an exception no
- * mapper takes, which the servlet container answers) is settled by the servlet layer instead.
+ * mapper takes, which the server answers past JAX-RS) is settled when the request's CDI context ends instead
+ * ({@code RequestEnd}).
  */
 final class RateLimitResponseFilter implements ContainerResponseFilter {
 
