@@ -134,13 +134,9 @@ public final class Limiter {
     /**
      * The answer to a key its rule bans, from this member's copy of the bans: never a call to the store.
      *
+     * @param limits the limits of the key for its request, which the answer names
      * @return the ban's answer (told to the observer), or {@code null} if the key is not banned
      */
-    public Decision banned(LiveRule live, String key, long cost) {
-        return banned(live, live.limits(key), key, cost);
-    }
-
-    /** Like {@link #banned(LiveRule, String, long)}, answering with {@code limits}, the limits of the key for its request. */
     public Decision banned(LiveRule live, BucketLimits limits, String key, long cost) {
         if (live.enforcedBan() == null) {
             return null;
