@@ -1,8 +1,10 @@
 package io.tollgate.testing;
 
 import com.hazelcast.config.Config;
+import com.hazelcast.config.PartitionGroupConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.spi.partitiongroup.PartitionGroupMetaData;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
@@ -22,8 +24,9 @@ import java.util.concurrent.TimeUnit;
  * standard input, for tests that mix Tollgate versions: it uses only what every Tollgate version
  * offers, so it runs against the current classes or an older Tollgate jar alike.
  *
- * <p>Arguments: cluster name, index, port, the members' addresses (comma-separated), and
- * {@code now} or {@code later} (join at once, or on the command {@code join}). It prints
+ * <p>Arguments: cluster name, index, port, the members' addresses (comma-separated),
+ * {@code now} or {@code later} (join at once, or on the command {@code join}), and its partition
+ * group (see {@link #config}). It prints
  * {@value #READY} and its UUID once it has joined. Commands, one per line:
  * <ul>
  *   <li>{@code decide <id> <key> <burst> <cost>...}: one decision (one cost) or one batch (several)
@@ -56,8 +59,7 @@ public final class TollgateMemberMain {
             }
         }
         List<String> addresses = Arrays.asList(args[3].split(","));
-        Config config = HazelcastTestCluster.memberConfig(args[0], Integer.parseInt(args[1]), Integer.parseInt(args[2]), addresses, true);
-        failureDetection(config);
+        Config config = config(args[0], Integer.parseInt(args[1]), Integer.parseInt(args[2]), addresses, args[5]);
         HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
         HazelcastBucketStore store = new HazelcastBucketStore(member, BucketMapConfig.DEFAULT_MAP_NAME, true, Duration.ofSeconds(30));
         System.out.println(READY + " " + member.getCluster().getLocalMember().getUuid());
@@ -79,10 +81,18 @@ public final class TollgateMemberMain {
         System.exit(1);
     }
 
-    /** Member failure detection for these tests: heartbeats every second, a silent member is removed after 5 s. */
-    public static void failureDetection(Config config) {
+    /**
+     * A member of a mixed-version test cluster: {@link HazelcastTestCluster#memberConfig}, with heartbeats every
+     * second (a silent member is removed after 5 s) and in partition group {@code zone}: Hazelcast keeps a
+     * partition's backup in another group than its owner, so a test decides which members back up which.
+     */
+    public static Config config(String cluster, int index, int port, List<String> addresses, String zone) {
+        Config config = HazelcastTestCluster.memberConfig(cluster, index, port, addresses, true);
         config.setProperty("hazelcast.heartbeat.interval.seconds", "1");
         config.setProperty("hazelcast.max.no.heartbeat.seconds", "5");
+        config.getPartitionGroupConfig().setEnabled(true).setGroupType(PartitionGroupConfig.MemberGroupType.ZONE_AWARE);
+        config.getMemberAttributeConfig().setAttribute(PartitionGroupMetaData.PARTITION_GROUP_ZONE, zone);
+        return config;
     }
 
     private static String decide(HazelcastBucketStore store, String[] words) {

@@ -45,9 +45,10 @@ public final class TollgateMemberProcess implements AutoCloseable {
      *
      * @param tollgate an older Tollgate jar to run instead of the current classes, or {@code null}
      * @param joinNow  whether it joins at once, or waits for {@link #join()}
+     * @param zone     its partition group, see {@link TollgateMemberMain#config}
      */
     public static TollgateMemberProcess start(String cluster, int index, int port, List<String> addresses, Path tollgate,
-            boolean joinNow) throws IOException {
+            boolean joinNow, String zone) throws IOException {
         Files.createDirectories(LOGS);
         String name = cluster + "-jvm-" + index + (tollgate == null ? "" : "-" + tollgate.getFileName());
         List<String> command = new ArrayList<>();
@@ -68,6 +69,7 @@ public final class TollgateMemberProcess implements AutoCloseable {
         command.add(String.valueOf(port));
         command.add(String.join(",", addresses));
         command.add(joinNow ? "now" : "later");
+        command.add(zone);
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         TollgateMemberProcess member = new TollgateMemberProcess(process, name);
         Thread pump = new Thread(member::pumpOutput, name + "-output");

@@ -32,10 +32,11 @@ import org.junit.jupiter.api.Test;
 /**
  * A rolling upgrade, for real: members on Tollgate at wire version 0 (the jar of commit 62cb7a6, see
  * {@code src/test/resources/wire-v0}) and members on this code, in JVMs of their own and in this one,
- * decide the same keys, in single decisions and coalesced batches, while owners are killed (their
- * backups, written by the other version, take over), the last old member leaves (version 1 comes into
- * use) and an old member joins again (version 0 at once). Every key is a bucket of 30 tokens refilled
- * one per hour: every answer is checked against the exact count, and the grants add up to 30.
+ * decide the same keys, in single decisions and coalesced batches, while owners are killed (the members
+ * are in two partition groups that make their backups, written by the other version, take over: first a
+ * member on this code dies, then an old one), the last old member leaves (the newest wire version comes
+ * into use) and an old member joins again (version 0 at once). Every key is a bucket of 30 tokens
+ * refilled one per hour: every answer is checked against the exact count, and the grants add up to 30.
  */
 @Tag("hazelcast")
 class MixedVersionClusterTest {
@@ -59,13 +60,14 @@ class MixedVersionClusterTest {
         List<HazelcastInstance> here = new ArrayList<>();
         long start = System.nanoTime();
         try {
-            HazelcastInstance m0 = Hazelcast.newHazelcastInstance(config(0)); // first: the master, whose partition table the test reads
+            // two partition groups, a backup is never in its owner's: while all four are up, one group per version
+            HazelcastInstance m0 = Hazelcast.newHazelcastInstance(config(0, "a")); // first: the master, whose partition table the test reads
             here.add(m0);
             names.put(m0.getCluster().getLocalMember().getUuid(), "M0 (this code, this JVM)");
-            TollgateMemberProcess a1 = TollgateMemberProcess.start(cluster, 1, ports.get(1), addresses, null, true);
-            TollgateMemberProcess b1 = TollgateMemberProcess.start(cluster, 2, ports.get(2), addresses, wireV0, true);
-            TollgateMemberProcess b2 = TollgateMemberProcess.start(cluster, 3, ports.get(3), addresses, wireV0, true);
-            TollgateMemberProcess late = TollgateMemberProcess.start(cluster, 4, ports.get(4), addresses, wireV0, false);
+            TollgateMemberProcess a1 = TollgateMemberProcess.start(cluster, 1, ports.get(1), addresses, null, true, "a");
+            TollgateMemberProcess b1 = TollgateMemberProcess.start(cluster, 2, ports.get(2), addresses, wireV0, true, "b");
+            TollgateMemberProcess b2 = TollgateMemberProcess.start(cluster, 3, ports.get(3), addresses, wireV0, true, "b");
+            TollgateMemberProcess late = TollgateMemberProcess.start(cluster, 4, ports.get(4), addresses, wireV0, false, "a");
             processes.addAll(List.of(a1, b1, b2, late));
             UUID a1Id = a1.awaitReady();
             UUID b1Id = b1.awaitReady();
@@ -77,17 +79,12 @@ class MixedVersionClusterTest {
             UUID m0Id = m0.getCluster().getLocalMember().getUuid();
             HazelcastBucketStore s0 = new HazelcastBucketStore(m0, BucketMapConfig.DEFAULT_MAP_NAME, true, TIMEOUT);
             Decider d0 = local("M0", s0);
-
-            // A1 and one old member will die together: keys whose backups then cross versions, A1's backed up on the
-            // old member that stays, the dying old member's backed up on M0. The partition table decides which old
-            // member can play which part (it need not back up A1's partitions on both), so the parts follow it, and
-            // parts and keys come from one table: read again if it changed meanwhile
-            Casting casting = cast(m0, m0Id, a1Id, List.of(b1, b2), List.of(b1Id, b2Id));
-            TollgateMemberProcess dying = casting.dying();
-            TollgateMemberProcess staying = casting.staying();
-            UUID dyingId = casting.dyingId();
-            String stays = names.get(casting.stayingId()).substring(0, 2);
-            List<String> keys = casting.keys();
+            assertThat(pairs(m0).keySet()).as("owner -> backup of every partition")
+                    .allMatch(pair -> pair.matches(".*version 0.* -> .*this code.*|.*this code.* -> .*version 0.*"));
+            List<String> keys = new ArrayList<>();
+            for (UUID owner : List.of(m0Id, a1Id, b1Id, b2Id)) {
+                keys.addAll(keys(m0, owner, 2));
+            }
             keys.forEach(key -> left.put(key, BURST));
 
             assertThat(s0.wireVersion()).as("old members in the cluster").isZero();
@@ -97,12 +94,28 @@ class MixedVersionClusterTest {
             oldMembersGetNoRefunds(m0, s0, b1Id);
 
             a1.kill();
+            awaitSettled(m0, 3);
+            decideEveryKey("A1 (this code) killed: the backups version 0 wrote of its keys took over", keys, d0,
+                    remote("B1", b1), remote("B2", b2));
+
+            // M0 is now alone in its group: it backs up every partition an old member owns
+            UUID dyingId = keys.stream().map(key -> owner(m0, key)).filter(id -> !id.equals(m0Id))
+                    .collect(Collectors.groupingBy(id -> id, Collectors.counting())).entrySet().stream()
+                    .max(Map.Entry.comparingByValue()).orElseThrow(() -> new IllegalStateException(
+                            "M0 owns every key; the partition table has (owner -> backup: partitions) " + pairs(m0))).getKey();
+            boolean b1Dies = dyingId.equals(b1Id);
+            TollgateMemberProcess dying = b1Dies ? b1 : b2;
+            TollgateMemberProcess staying = b1Dies ? b2 : b1;
+            String stays = b1Dies ? "B2" : "B1";
+            assertThat(pairs(m0)).as("owner -> backup of every partition")
+                    .containsKey(names.get(dyingId) + " -> " + names.get(m0Id))
+                    .doesNotContainKey(names.get(dyingId) + " -> " + names.get(b1Dies ? b2Id : b1Id));
             dying.kill();
             awaitSettled(m0, 2);
-            decideEveryKey("A1 (this code) and " + names.get(dyingId) + " killed: their keys' backups took over across versions",
-                    keys, d0, remote(stays, staying));
+            decideEveryKey(names.get(dyingId) + " killed: the backups this code wrote of its keys took over", keys, d0,
+                    remote(stays, staying));
 
-            HazelcastInstance m2 = Hazelcast.newHazelcastInstance(config(5));
+            HazelcastInstance m2 = Hazelcast.newHazelcastInstance(config(5, "b")); // with M0, two groups once the old member is gone
             here.add(m2);
             awaitSettled(m0, 3);
             HazelcastBucketStore s2 = new HazelcastBucketStore(m2, BucketMapConfig.DEFAULT_MAP_NAME, true, TIMEOUT);
@@ -126,7 +139,7 @@ class MixedVersionClusterTest {
             for (String key : keys) {
                 assertThat(granted.get(key)).as("tokens granted on %s over the whole run", key).isEqualTo(BURST);
             }
-            System.out.printf("mixed versions: %d keys decided by 6 members of two Tollgate versions over 4 phases, "
+            System.out.printf("mixed versions: %d keys decided by 6 members of two Tollgate versions over 5 phases, "
                     + "%d tokens granted on each of a burst of %d, every answer exact; %.1f s%n",
                     keys.size(), BURST, BURST, (System.nanoTime() - start) / 1e9);
             s0.close();
@@ -139,7 +152,6 @@ class MixedVersionClusterTest {
         }
     }
 
-    /** Decides, on every key and from each member in turn, one request and then a batch of two, each of 1 token. */
     /**
      * While an old member is in the cluster a refund is not sent at all: it fails here and changes nothing. Sent to an
      * old member anyway (as in the moment before its join is seen), it fails there, and the member decides on.
@@ -161,6 +173,7 @@ class MixedVersionClusterTest {
         assertThat(after.remaining()).isEqualTo(BURST - 3);
     }
 
+    /** Decides, on every key and from each member in turn, one request and then a batch of two, each of 1 token. */
     private void decideEveryKey(String phase, List<String> keys, Decider... deciders) throws Exception {
         long grantedBefore = granted.values().stream().mapToLong(Long::longValue).sum();
         for (String key : keys) {
@@ -233,63 +246,24 @@ class MixedVersionClusterTest {
         };
     }
 
-    private Config config(int index) {
-        Config config = HazelcastTestCluster.memberConfig(cluster, index, ports.get(index), addresses, true);
-        TollgateMemberMain.failureDetection(config);
-        return config;
+    private Config config(int index, String zone) {
+        return TollgateMemberMain.config(cluster, index, ports.get(index), addresses, zone);
     }
 
-    /** The old member that dies with A1, the one that stays, and the keys each phase decides. */
-    private record Casting(TollgateMemberProcess dying, UUID dyingId, TollgateMemberProcess staying, UUID stayingId,
-            List<String> keys) {
-    }
-
-    /**
-     * Casts the old members by the partition table (waiting, at most 60 s, for a settled table that has a pair for
-     * either casting) and picks the keys from that same table, read again if it changed while the keys were picked.
-     */
-    private Casting cast(HazelcastInstance m0, UUID m0Id, UUID a1Id, List<TollgateMemberProcess> old, List<UUID> oldIds)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            if (HazelcastTestCluster.settled(m0, 4)) {
-                long stamp = HazelcastTestCluster.partitionStamp(m0);
-                for (int dies = 0; dies < 2; dies++) {
-                    UUID dyingId = oldIds.get(dies);
-                    UUID stayingId = oldIds.get(1 - dies);
-                    if (hasPartition(m0, a1Id, stayingId) && hasPartition(m0, dyingId, m0Id)) {
-                        List<String> keys = new ArrayList<>();
-                        keys.addAll(keys(m0, a1Id, stayingId, 2));
-                        keys.addAll(keys(m0, dyingId, m0Id, 2));
-                        keys.addAll(keys(m0, m0Id, null, 2));
-                        keys.addAll(keys(m0, stayingId, null, 2));
-                        if (keys.size() == 8 && HazelcastTestCluster.partitionStamp(m0) == stamp) {
-                            System.out.printf("mixed versions: %s dies with A1, %s stays; the partition table has (owner -> "
-                                    + "backup: partitions) %s%n", names.get(dyingId), names.get(stayingId), pairs(m0));
-                            return new Casting(old.get(dies), dyingId, old.get(1 - dies), stayingId, keys);
-                        }
-                    }
-                }
-            }
-            TimeUnit.MILLISECONDS.sleep(100);
-        }
-        throw new IllegalStateException("no casting within 60 s: the partition table has (owner -> backup: partitions) "
-                + pairs(m0));
-    }
-
-    /**
-     * @return up to {@code count} keys of this run whose partition {@code owner} owns and {@code backup} backs up
-     *         ({@code null}: any member), fewer if 100 000 candidates had none
-     */
-    private List<String> keys(HazelcastInstance master, UUID owner, UUID backup, int count) {
+    /** @return {@code count} keys of this run whose partition {@code owner} owns */
+    private static List<String> keys(HazelcastInstance master, UUID owner, int count) {
         List<String> keys = new ArrayList<>();
-        for (int i = 0; keys.size() < count && i < 100_000; i++) {
+        for (int i = 0; keys.size() < count; i++) {
             String key = BucketKeys.of("mixed", owner + "-" + i);
-            if (ownedAndBackedUp(master, master.getPartitionService().getPartition(key).getPartitionId(), owner, backup)) {
+            if (owner(master, key).equals(owner)) {
                 keys.add(key);
             }
         }
         return keys;
+    }
+
+    private static UUID owner(HazelcastInstance master, String key) {
+        return master.getPartitionService().getPartition(key).getOwner().getUuid();
     }
 
     /** @return how many partitions each pair of owner and first backup has, by the members' names */
@@ -305,22 +279,6 @@ class MixedVersionClusterTest {
 
     private String name(com.hazelcast.internal.partition.PartitionReplica replica) {
         return replica == null ? "none" : names.getOrDefault(replica.uuid(), replica.toString());
-    }
-
-    /** @return whether some partition is owned by {@code owner} and backed up by {@code backup} */
-    private static boolean hasPartition(HazelcastInstance master, UUID owner, UUID backup) {
-        int partitions = master.getPartitionService().getPartitions().size();
-        for (int partition = 0; partition < partitions; partition++) {
-            if (ownedAndBackedUp(master, partition, owner, backup)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean ownedAndBackedUp(HazelcastInstance master, int partition, UUID owner, UUID backup) {
-        var replicas = ((HazelcastInstanceProxy) master).getOriginal().node.getPartitionService().getPartition(partition);
-        return owner.equals(replicas.getReplica(0).uuid()) && (backup == null || backup.equals(replicas.getReplica(1).uuid()));
     }
 
     private void awaitSettled(HazelcastInstance master, int size) throws InterruptedException {
