@@ -15,10 +15,12 @@ import java.util.UUID;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** Where the buckets live: an embedded member (the default), a client to a cluster, or this JVM's memory. */
 @Tag("hazelcast")
 @ExtendWith(SharedCluster.class)
+@Isolated
 class HazelcastSourcesTest {
 
     private static TestApp.Builder search() {

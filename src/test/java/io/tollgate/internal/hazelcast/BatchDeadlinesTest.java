@@ -27,6 +27,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * A coalesced batch holds each request to its own caller's deadline. Requests queue on a hot key
@@ -38,6 +41,8 @@ import org.junit.jupiter.api.Test;
  * oldest request still waited for.
  */
 @Tag("hazelcast")
+@Execution(ExecutionMode.CONCURRENT) // mostly waits: runs beside other classes
+@ResourceLock("BatchDeadlinesTest") // and its own tests one after another
 class BatchDeadlinesTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * On one or two CPUs (the suite runs with the common pool's parallelism at 1, as there), Hazelcast
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @Tag("hazelcast")
 @ExtendWith(SharedCluster.class)
+@Isolated
 class CallbackThreadsTest {
 
     private static final int CALLS = 300;

@@ -13,6 +13,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The owner's clock steps backwards or forwards, or a bucket moves to a member whose clock is behind:
@@ -20,6 +23,8 @@ import org.junit.jupiter.api.Test;
  * Burst 10, 1 token per second; the cluster's clocks are driven by hand.
  */
 @Tag("hazelcast")
+@Execution(ExecutionMode.CONCURRENT) // mostly waits: runs beside other classes
+@ResourceLock("ClockStepTest") // and its own tests one after another
 class ClockStepTest {
 
     private static final TokenBucket BUCKET = TokenBucket.of(Limit.of(10, 1, Duration.ofSeconds(1)));

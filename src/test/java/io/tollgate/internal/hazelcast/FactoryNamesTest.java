@@ -17,6 +17,9 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -26,6 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * decision made on one member for a key another owns (the processor and its backup cross the wire) counts exactly.
  */
 @Tag("hazelcast")
+@Execution(ExecutionMode.CONCURRENT) // mostly waits: runs beside other classes
+@ResourceLock("FactoryNamesTest") // and its own tests one after another
 class FactoryNamesTest {
 
     private static final TokenBucket BUCKET = TokenBucket.of(Limit.of(3, 1, Duration.ofHours(1)));

@@ -22,11 +22,13 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The member and client configuration {@link HazelcastStores} builds from Tollgate's properties,
  * and what it adds to a configuration file of the user's (its own network settings are kept).
  */
+@Isolated
 class HazelcastConfigTest {
 
     private static final MapConfig MAP = BucketMapConfig.create(BucketMapConfig.DEFAULT_MAP_NAME, 1_000, 1);

@@ -9,35 +9,31 @@ import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.testing.HazelcastTestCluster;
-import io.tollgate.testing.SharedCluster;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /** Buckets that went quiet leave the map: their time-to-live is the time until they are full again. */
 @Tag("hazelcast")
-@ExtendWith(SharedCluster.class)
+@Execution(ExecutionMode.CONCURRENT) // mostly waits: runs beside other classes
+@ResourceLock("IdleBucketExpiryTest") // and its own tests one after another
 class IdleBucketExpiryTest {
-
-    private final HazelcastTestCluster cluster;
-
-    IdleBucketExpiryTest(HazelcastTestCluster cluster) {
-        this.cluster = cluster;
-        cluster.clock().useSystemTime();
-    }
-
-    @AfterEach
-    void stopTheClockAgain() {
-        cluster.clock().set(cluster.clock().nowMicros());
-    }
 
     @Test
     void idleKeysExpireAndTheMapDoesNotGrow() throws Exception {
+        try (HazelcastTestCluster cluster = HazelcastTestCluster.start(2)) { // its own: it runs on the system clock
+            cluster.clock().useSystemTime();
+            idleKeysExpire(cluster);
+        }
+    }
+
+    private static void idleKeysExpire(HazelcastTestCluster cluster) throws Exception {
         IMap<String, long[]> map = cluster.member(0).getMap("tollgate-expiry-" + UUID.randomUUID());
         AtomicInteger added = new AtomicInteger();
         AtomicInteger expired = new AtomicInteger();

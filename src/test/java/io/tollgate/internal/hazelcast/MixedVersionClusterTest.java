@@ -28,6 +28,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * A rolling upgrade, for real: members on Tollgate at wire version 0 (the jar of commit 62cb7a6, see
@@ -39,6 +42,8 @@ import org.junit.jupiter.api.Test;
  * refilled one per hour: every answer is checked against the exact count, and the grants add up to 30.
  */
 @Tag("hazelcast")
+@Execution(ExecutionMode.CONCURRENT) // mostly waits: runs beside other classes
+@ResourceLock("MixedVersionClusterTest") // and its own tests one after another
 class MixedVersionClusterTest {
 
     private static final long BURST = 30;

@@ -39,6 +39,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Tollgate's embedded cluster with its defaults (as {@link HazelcastStores} builds it, no cluster
@@ -48,6 +49,7 @@ import org.junit.jupiter.api.Test;
  * deserialized, nor learn the name by listening on a port of the member list.
  */
 @Tag("hazelcast")
+@Isolated
 class OutsiderTest {
 
     private static final MapConfig MAP = BucketMapConfig.create(BucketMapConfig.DEFAULT_MAP_NAME, 100_000, 1);

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Tag("hazelcast")
 @ExtendWith(SharedCluster.class)
+@Isolated
 class OverGrantTest {
 
     private static final int THREADS = 64;

@@ -14,9 +14,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /** A member that dies takes no bucket with it: the backup replica carries the charged state on. */
 @Tag("hazelcast")
+@Execution(ExecutionMode.CONCURRENT) // mostly waits: runs beside other classes
+@ResourceLock("OwnerFailoverTest") // and its own tests one after another
 class OwnerFailoverTest {
 
     @Test

@@ -22,6 +22,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Several applications, each with its own copy of Tollgate's classes (a class loader of its own, with
@@ -33,6 +36,8 @@ import org.junit.jupiter.api.Test;
  * undeployed application's classes can be unloaded.
  */
 @Tag("hazelcast")
+@Execution(ExecutionMode.CONCURRENT) // mostly waits: runs beside other classes
+@ResourceLock("SharedFactoryTest") // and its own tests one after another
 class SharedFactoryTest {
 
     private static final String MAP = "shared-factory";

@@ -19,6 +19,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The warm-up at deployment on a slow start: every partition thread of one member is held busy for
@@ -27,6 +30,8 @@ import org.junit.jupiter.api.Test;
  * decision afterwards is answered by the store, not by the rule's {@code on-store-failure} policy.
  */
 @Tag("hazelcast")
+@Execution(ExecutionMode.CONCURRENT) // mostly waits: runs beside other classes
+@ResourceLock("WarmUpTest") // and its own tests one after another
 class WarmUpTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(1);

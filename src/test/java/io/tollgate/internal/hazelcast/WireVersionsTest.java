@@ -6,15 +6,20 @@ import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.tollgate.testing.HazelcastTestCluster;
+import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The wire version members send is the highest every data member reads: version 0 while any data
@@ -24,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * advertisement events alone.
  */
 @Tag("hazelcast")
+@Isolated
 class WireVersionsTest {
 
     private static final String MAP = BucketMapConfig.DEFAULT_MAP_NAME;
@@ -82,8 +88,14 @@ class WireVersionsTest {
             first.close();
             client.close();
             awaitAdvertisements(cluster.member(1), 0);
-            assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().equals("tollgate-wire-versions") && t.isAlive()
-                    && waitForEnd(t));
+            Set<String> negotiating = negotiatingMembers();
+            assertThat(negotiating).as("members still negotiating").doesNotContain(cluster.member(0).getName(), cluster.member(1).getName());
+            if (negotiating.isEmpty()) { // the timer is the JVM's: it ends with the last negotiation, of whichever test
+                assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().equals("tollgate-wire-versions")
+                        && t.isAlive() && waitForEnd(t));
+            } else {
+                System.out.println("wire versions: the timer stays for the stores other tests left open on " + negotiating);
+            }
         } finally {
             extra.forEach(member -> member.getLifecycleService().terminate());
         }
@@ -93,6 +105,16 @@ class WireVersionsTest {
     private static int recomputed(HazelcastInstance member, HazelcastBucketStore store) {
         new HazelcastBucketStore(member, MAP, true, Duration.ZERO, false).close();
         return store.wireVersion();
+    }
+
+    /** @return the names of the members with a negotiation, read from {@link WireVersions}'s registry */
+    private static Set<String> negotiatingMembers() throws ReflectiveOperationException {
+        Field field = WireVersions.class.getDeclaredField("BY_MEMBER");
+        field.setAccessible(true);
+        Map<?, ?> byMember = (Map<?, ?>) field.get(null);
+        synchronized (byMember) {
+            return byMember.keySet().stream().map(String::valueOf).collect(Collectors.toSet());
+        }
     }
 
     private static boolean waitForEnd(Thread thread) {
