@@ -28,12 +28,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * With the store gone, each rule answers by its {@code on-store-failure} policy: fail open lets
  * requests through uncharged, fail closed denies them with Retry-After 1.
  */
 @Tag("hazelcast")
+@Isolated // a client reconnecting to a restarted cluster, and store timeouts: nothing beside it
 class StoreFailureTest {
 
     private static TestApp.Builder app() {
