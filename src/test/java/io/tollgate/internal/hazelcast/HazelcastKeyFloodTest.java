@@ -56,6 +56,7 @@ class HazelcastKeyFloodTest {
 
     private final HazelcastTestCluster cluster;
     private String mapName;
+    private final List<HazelcastBucketStore> stores = new ArrayList<>();
 
     HazelcastKeyFloodTest(HazelcastTestCluster cluster) {
         this.cluster = cluster;
@@ -64,6 +65,7 @@ class HazelcastKeyFloodTest {
 
     @AfterEach
     void dropTheMap() {
+        stores.forEach(HazelcastBucketStore::close); // the shared cluster's members stay: so would the stores' negotiations
         if (mapName != null) {
             cluster.member(0).getMap(mapName).destroy();
         }
@@ -81,7 +83,6 @@ class HazelcastKeyFloodTest {
             evictions.incrementAndGet();
             evicted.add(event.getKey());
         }, false);
-        List<HazelcastBucketStore> stores = new ArrayList<>();
         for (HazelcastInstance member : cluster.members()) {
             stores.add(new HazelcastBucketStore(member, mapName, true));
         }
