@@ -163,7 +163,7 @@ class MixedVersionClusterTest {
      */
     private static void oldMembersGetNoRefunds(HazelcastInstance m0, HazelcastBucketStore s0, UUID oldId) throws Exception {
         String key = "mixed-refund-probe:" + UUID.randomUUID();
-        for (int i = 0; !m0.getPartitionService().getPartition(key).getOwner().getUuid().equals(oldId); i++) {
+        for (int i = 0; !owner(m0, key).equals(oldId); i++) {
             key = "mixed-refund-probe:" + i;
         }
         assertThat(s0.acquire(key, BUCKET, 2).toCompletableFuture().get(30, TimeUnit.SECONDS).allowed()).isTrue();

@@ -6,15 +6,13 @@ import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.tollgate.testing.HazelcastTestCluster;
-import java.lang.reflect.Field;
+import io.tollgate.testing.Internals;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -88,7 +86,7 @@ class WireVersionsTest {
             first.close();
             client.close();
             awaitAdvertisements(cluster.member(1), 0);
-            Set<String> negotiating = negotiatingMembers();
+            Set<String> negotiating = Internals.staticMapKeys(WireVersions.class, "BY_MEMBER"); // members negotiating
             assertThat(negotiating).as("members still negotiating").doesNotContain(cluster.member(0).getName(), cluster.member(1).getName());
             if (negotiating.isEmpty()) { // the timer is the JVM's: it ends with the last negotiation, of whichever test
                 assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().equals("tollgate-wire-versions")
@@ -105,16 +103,6 @@ class WireVersionsTest {
     private static int recomputed(HazelcastInstance member, HazelcastBucketStore store) {
         new HazelcastBucketStore(member, MAP, true, Duration.ZERO, false).close();
         return store.wireVersion();
-    }
-
-    /** @return the names of the members with a negotiation, read from {@link WireVersions}'s registry */
-    private static Set<String> negotiatingMembers() throws ReflectiveOperationException {
-        Field field = WireVersions.class.getDeclaredField("BY_MEMBER");
-        field.setAccessible(true);
-        Map<?, ?> byMember = (Map<?, ?>) field.get(null);
-        synchronized (byMember) {
-            return byMember.keySet().stream().map(String::valueOf).collect(Collectors.toSet());
-        }
     }
 
     private static boolean waitForEnd(Thread thread) {
