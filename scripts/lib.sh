@@ -71,7 +71,7 @@ build_sample() {
 demo_liberty() {
   local port="$1"
   shift
-  mvnw -f it-tests -P 'demo,!it-payara,!it-liberty' -Ddemo.http.port="${port}" "$@"
+  mvnw -f it-tests -P 'demo,!it-payara,!it-liberty,!it-wildfly' -Ddemo.http.port="${port}" "$@"
 }
 
 # build_benchmarks [MAVEN OPTIONS]: the benchmarks compiled (target/bench-build), ready for bench.

@@ -11,20 +11,28 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module access Hazelcast asks for on Java 17+ is listed twice: as {@code hazelcast.jvm.flags} in
- * parent/pom.xml (the library's test and benchmark JVMs) and in server-config/liberty/jvm.options (what
- * users copy). They must list the same flags, in the same order.
+ * The module access Hazelcast asks for on Java 17+ is listed three times: as {@code hazelcast.jvm.flags} in
+ * parent/pom.xml (the library's test and benchmark JVMs), in server-config/liberty/jvm.options and in
+ * server-config/wildfly/jvm.args (what users copy). They must list the same flags, in the same order.
  */
 class HazelcastModuleFlagsTest {
 
     private static final Path PARENT_POM = Path.of("../parent/pom.xml");
     private static final Path LIBERTY_JVM_OPTIONS = Path.of("../server-config/liberty/jvm.options");
+    private static final Path WILDFLY_JVM_ARGS = Path.of("../server-config/wildfly/jvm.args");
 
     @Test
     void theBuildAndTheLibertyJvmOptionsListTheSameFlags() throws Exception {
         List<String> build = build();
         assertFalse(build.isEmpty(), "no hazelcast.jvm.flags in " + PARENT_POM);
-        assertEquals(build, liberty(), "make " + LIBERTY_JVM_OPTIONS + " list the flags of hazelcast.jvm.flags in " + PARENT_POM);
+        assertEquals(build, flags(LIBERTY_JVM_OPTIONS), "make " + LIBERTY_JVM_OPTIONS + " list the flags of hazelcast.jvm.flags in "
+                + PARENT_POM);
+    }
+
+    @Test
+    void theBuildAndTheWildflyJvmArgsListTheSameFlags() throws Exception {
+        assertEquals(build(), flags(WILDFLY_JVM_ARGS), "make " + WILDFLY_JVM_ARGS + " list the flags of hazelcast.jvm.flags in "
+                + PARENT_POM);
     }
 
     /** {@code --add-opens a/b=ALL-UNNAMED ...}, each flag joined to its value by {@code =} as in jvm.options. */
@@ -39,9 +47,9 @@ class HazelcastModuleFlagsTest {
         return joined;
     }
 
-    /** The module flags of jvm.options, one a line. */
-    private static List<String> liberty() throws Exception {
-        return Files.readAllLines(LIBERTY_JVM_OPTIONS).stream().map(String::trim)
+    /** The module flags of a server's JVM options file, one a line. */
+    private static List<String> flags(Path file) throws Exception {
+        return Files.readAllLines(file).stream().map(String::trim)
                 .filter(line -> line.startsWith("--add-")).toList();
     }
 }

@@ -5,6 +5,9 @@ import io.tollgate.sample.SampleApplication;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.MalformedURLException;
+import java.net.URI;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,13 +20,13 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * The WARs of the suite: the sample application (src/main) with Tollgate in WEB-INF/lib and a
- * {@code META-INF/microprofile-config.properties} of the test's choosing. On Open Liberty the WAR also
- * bundles Hazelcast (Tollgate starts an embedded member); on Payara it does not (Tollgate uses Payara's
+ * {@code META-INF/microprofile-config.properties} of the test's choosing. On Open Liberty and WildFly the WAR
+ * also bundles Hazelcast (Tollgate starts an embedded member); on Payara it does not (Tollgate uses Payara's
  * own Data Grid through JNDI {@code payara/Hazelcast}).
  */
 public final class Deployments {
 
-    /** Set per failsafe execution: payara | liberty. */
+    /** Set per failsafe execution: payara | liberty | wildfly. */
     public static final String SERVER = System.getProperty("it.server", "payara");
 
     private Deployments() {
@@ -31,6 +34,30 @@ public final class Deployments {
 
     public static boolean isLiberty() {
         return "liberty".equals(SERVER);
+    }
+
+    public static boolean isWildfly() {
+        return "wildfly".equals(SERVER);
+    }
+
+    /** Payara has a Hazelcast of its own (its Data Grid); on the other servers the WAR bundles one. */
+    public static boolean isPayara() {
+        return "payara".equals(SERVER);
+    }
+
+    /**
+     * @return where the server of {@code base} (node-a) answers MicroProfile Health: WildFly on its management
+     *         interface, the others next to the applications
+     */
+    public static URL healthBase(URL base) {
+        if (!isWildfly()) {
+            return base;
+        }
+        try {
+            return URI.create("http://127.0.0.1:" + System.getProperty("wildfly.management.a") + "/").toURL();
+        } catch (MalformedURLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The sample application as packaged, with its own configuration (the demo's). */
@@ -89,7 +116,7 @@ public final class Deployments {
                 .addAsResource(new StringAsset(microprofileConfig), "META-INF/microprofile-config.properties")
                 .addAsWebInfResource(new File("src/main/webapp/WEB-INF/beans.xml"), "beans.xml")
                 .addAsLibraries(jar("it.tollgate.jar"));
-        if (isLiberty()) {
+        if (!isPayara()) {
             war.addAsLibraries(jar("it.hazelcast.jar"));
         }
         return war;

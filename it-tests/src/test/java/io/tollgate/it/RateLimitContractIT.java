@@ -22,6 +22,7 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -320,7 +321,13 @@ class RateLimitContractIT {
         return Http.post(base, "api/uploads", "data", headers);
     }
 
+    /**
+     * WildFly 39 has no MicroProfile Metrics: there Tollgate counts its decisions through MicroProfile Telemetry only,
+     * and TelemetryOtlpIT checks a rule's counts (allowed, denied, shadow-denied, exactly) in what WildFly exports.
+     */
     @Test
+    @DisabledIfSystemProperty(named = "it.server", matches = "wildfly",
+            disabledReason = "no MicroProfile Metrics on WildFly 39: the counts are checked through OTLP by TelemetryOtlpIT")
     void metricsCountEachRulesDecisionsByOutcome() {
         double allowed = metric("tollgate_decisions_total", "search", "outcome", "allowed");
         double denied = metric("tollgate_decisions_total", "search", "outcome", "denied");
@@ -339,7 +346,7 @@ class RateLimitContractIT {
 
     @Test
     void theReadinessCheckReportsTheStore() {
-        HttpResponse<String> ready = get(base, "/health/ready");
+        HttpResponse<String> ready = get(Deployments.healthBase(base), "/health/ready");
         assertEquals(200, ready.statusCode(), describe(ready));
         JsonObject check = json(ready).getJsonArray("checks").stream().map(JsonObject.class::cast)
                 .filter(c -> c.getString("name").equals("tollgate")).findFirst()

@@ -73,7 +73,7 @@ public final class ReadmeExamples {
 
     /**
      * The Quick start as a WAR: its classes, its properties as {@code META-INF/microprofile-config.properties},
-     * Tollgate, and on Open Liberty the Hazelcast the Quick start names (Payara has its own). Nothing else: no
+     * Tollgate, and on Open Liberty and WildFly the Hazelcast the Quick start names (Payara has its own). Nothing else: no
      * beans.xml, no web.xml.
      */
     public static WebArchive quickStartWar(String name, JavaSnippets.Result classes) {
@@ -87,7 +87,7 @@ public final class ReadmeExamples {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        if (Deployments.isLiberty()) {
+        if (!Deployments.isPayara()) {
             File hazelcast = new File(System.getProperty("it.hazelcast.jar"));
             String readme = "hazelcast-" + quickStartHazelcastVersion() + ".jar";
             if (!hazelcast.getName().equals(readme)) {

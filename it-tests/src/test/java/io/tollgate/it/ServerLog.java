@@ -12,7 +12,8 @@ import java.util.stream.Stream;
 /**
  * The log of the server that runs node-a, read from a mark on: Open Liberty's {@code logs/messages.log} and
  * its FFDC incidents ({@code logs/ffdc/}); Payara Micro's log file ({@code --logtofile}, set in
- * arquillian.xml; Payara writes it as {@code <file>.0}).
+ * arquillian.xml; Payara writes it as {@code <file>.0}); WildFly's {@code log/server.log} in node-a's base
+ * directory.
  */
 final class ServerLog {
 
@@ -33,6 +34,9 @@ final class ServerLog {
         if (Deployments.isLiberty()) {
             Path logs = Path.of(System.getProperty("liberty.wlp"), "usr", "servers", "node-a", "logs");
             return new ServerLog(logs.resolve("messages.log"), logs.resolve("ffdc"));
+        }
+        if (Deployments.isWildfly()) {
+            return new ServerLog(Path.of(System.getProperty("wildfly.dir"), "node-a", "log", "server.log"), null);
         }
         return new ServerLog(Path.of(System.getProperty("payara.log.a") + ".0"), null);
     }
@@ -74,7 +78,7 @@ final class ServerLog {
         }
     }
 
-    /** @return FFDC incidents written since the mark (Open Liberty; Payara has none) */
+    /** @return FFDC incidents written since the mark (Open Liberty; Payara and WildFly have none) */
     long newIncidents() {
         return incidents() - incidents;
     }
