@@ -16,7 +16,6 @@ import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.ListenerConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.ServerSocketEndpointConfig;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.core.LifecycleListener;
@@ -113,7 +112,7 @@ public final class HazelcastStores {
                     settings.serialization() == HazelcastSettings.Serialization.IDENTIFIED, timeout), client::shutdown);
         }
         Config config = memberConfig(settings, mapConfig);
-        HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
+        HazelcastInstance member = StartingThread.startMember(config);
         LOG.info("Tollgate started an embedded Hazelcast member at " + member.getCluster().getLocalMember().getAddress()
                 + " (" + member.getCluster().getMembers().size() + " member(s); cluster name " + nameSource(settings) + "), map "
                 + settings.mapName());
