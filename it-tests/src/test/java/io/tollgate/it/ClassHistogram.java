@@ -98,4 +98,17 @@ final class ClassHistogram {
         }
         return found.get(0).pid();
     }
+
+    /** @return the pid of the WildFly JVM whose server base directory is {@code wildfly.dir/<node>} */
+    static long wildflyPid(String node) {
+        String base = Path.of(System.getProperty("wildfly.dir"), node).toAbsolutePath().normalize().toString();
+        String property = "-Djboss.server.base.dir=" + base;
+        List<ProcessHandle> found = ProcessHandle.allProcesses()
+                .filter(p -> p.info().arguments().map(a -> List.of(a).contains(property)).orElse(false))
+                .toList();
+        if (found.size() != 1) {
+            throw new AssertionError(found.size() + " JVMs run WildFly with " + property + ": " + found);
+        }
+        return found.get(0).pid();
+    }
 }

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -29,7 +30,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * after a full GC ({@code jcmd <pid> GC.run}, then {@code GC.class_histogram}), no more of the server's
  * application class loaders live than with the application deployed once. The count after {@value #HALF}
  * undeployments is printed too: it shows how fast what stays grows. Open Liberty: node-a, through Arquillian's
- * {@code Deployer}. Payara Micro: a {@link PayaraMicroProcess} (the adapter starts a JVM per deployment),
+ * {@code Deployer}, and so WildFly (its loaders are JBoss Modules' {@code ModuleClassLoader}, as are those of
+ * its own modules, which stay loaded). Payara Micro: a {@link PayaraMicroProcess} (the adapter starts a JVM per deployment),
  * through Payara Micro's runtime API. On Liberty every GC clears soft references (arquillian.xml): its log
  * buffer keeps recent log records softly, with their parameters, among them an application's classes (RESTEasy's
  * "Deploying" message), which would keep a loader or two until memory runs short; that is no leak, and not
@@ -75,7 +77,7 @@ class RedeployIT {
 
     @Test
     void tenRedeploysLeaveNoClassLoaderBehind() throws Exception {
-        try (Server server = Deployments.isLiberty() ? liberty() : payara()) {
+        try (Server server = Deployments.isLiberty() ? liberty() : Deployments.isWildfly() ? wildfly() : payara()) {
             String loader = server.loaderClass();
             ClassHistogram before = ClassHistogram.afterFullGc(server.pid());
             ClassHistogram first = null;
@@ -131,6 +133,21 @@ class RedeployIT {
 
     /** Open Liberty's node-a (started by Arquillian for the suite). */
     private Server liberty() {
+        return nodeA(System.getProperty("liberty.http.a"), () -> ClassHistogram.libertyPid("node-a"),
+                "com.ibm.ws.classloading.internal.AppClassLoader");
+    }
+
+    /**
+     * WildFly's node-a (started by Arquillian for the suite). Every module of WildFly has a class loader of the same
+     * class as a deployment's, loaded once and kept: their number only grows by an application that stays.
+     */
+    private Server wildfly() {
+        return nodeA(System.getProperty("wildfly.http.a"), () -> ClassHistogram.wildflyPid("node-a"),
+                "org.jboss.modules.ModuleClassLoader");
+    }
+
+    /** node-a of the suite, deployed to through Arquillian's {@code Deployer}. */
+    private Server nodeA(String port, LongSupplier pid, String loader) {
         return new Server() {
             @Override
             public void deploy() {
@@ -144,17 +161,17 @@ class RedeployIT {
 
             @Override
             public URL base() throws Exception {
-                return new URL("http://127.0.0.1:" + System.getProperty("liberty.http.a") + "/" + APP + "/");
+                return new URL("http://127.0.0.1:" + port + "/" + APP + "/");
             }
 
             @Override
             public long pid() {
-                return ClassHistogram.libertyPid("node-a");
+                return pid.getAsLong();
             }
 
             @Override
             public String loaderClass() {
-                return "com.ibm.ws.classloading.internal.AppClassLoader";
+                return loader;
             }
 
             @Override
