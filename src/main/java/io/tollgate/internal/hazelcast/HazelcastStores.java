@@ -117,7 +117,7 @@ public final class HazelcastStores {
                 + " (" + member.getCluster().getMembers().size() + " member(s); cluster name " + nameSource(settings) + "), map "
                 + settings.mapName());
         return new Closing(new HazelcastBucketStore(member, settings.mapName(),
-                settings.serialization() != HazelcastSettings.Serialization.DATA_SERIALIZABLE, timeout), member::shutdown);
+                settings.serialization() != HazelcastSettings.Serialization.DATA_SERIALIZABLE, timeout), () -> StartingThread.stop(member));
     }
 
     /**

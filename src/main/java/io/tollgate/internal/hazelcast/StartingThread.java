@@ -7,7 +7,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Starts an embedded member and leaves nothing of it on the starting thread. From 5.4 on, Hazelcast declares the new
+ * Starts and stops an embedded member, leaving nothing of it on the thread that does. From 5.4 on, Hazelcast declares the new
  * member's node engine in a thread-local of the thread that starts it ({@code NodeEngineThreadLocalContext}, for user
  * code namespaces) and never removes it: on a server thread that outlives the application (WildFly starts applications
  * on its long-lived MSC service threads) it would keep the undeployed application's class loader, and every class it
@@ -25,6 +25,15 @@ final class StartingThread {
     static HazelcastInstance startMember(Config config) {
         try {
             return Hazelcast.newHazelcastInstance(config);
+        } finally {
+            forgetNodeEngine();
+        }
+    }
+
+    /** Shuts the member down; the thread doing it may be as long-lived as the one that started it. */
+    static void stop(HazelcastInstance member) {
+        try {
+            member.shutdown();
         } finally {
             forgetNodeEngine();
         }
