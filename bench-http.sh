@@ -68,7 +68,7 @@ start() { # server store
     liberty package liberty:create liberty:deploy liberty:start -Dliberty.env.TOLLGATE_STORE="$2"
   else
     # shellcheck disable=SC2046
-    (cd server-config/payara && TOLLGATE_STORE="$2" exec java @jvm.args -Xmx512m -jar "${root}/it-tests/target/payara/payara-micro.jar" \
+    (cd server-config/payara && TOLLGATE_STORE="$2" exec java @jvm.args -Xmx512m -jar "${payara_jar}" \
       $(grep -v '^#' payara-micro.options) --clustername tollgate-bench --name bench --port "${port}" \
       --deploy "${root}/it-tests/target/tollgate-sample.war") > "${work}/payara-$2.log" 2>&1 &
     server_pid=$!
@@ -98,7 +98,8 @@ stop() {
 
 build_library
 build_benchmarks
-build_sample dependency:copy@payara-micro-jar
+build_sample
+payara_jar=$(payara_micro_jar)
 mkdir -p "${work}" "${results}"
 : > "${report}"
 [ -z "${profile}" ] || : > "${results}/profile.md"

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The demo, one command: builds Tollgate and the sample application (it-tests/src/main), then runs the
-# sample on Open Liberty (downloaded by Maven on first use) in the foreground, with Tollgate's defaults:
-# an embedded Hazelcast member on 127.0.0.1. Ctrl-C stops the server.
+# sample on Open Liberty, Payara Micro or WildFly (downloaded by Maven on first use, configured with
+# server-config/ as a user would) in the foreground. Tollgate's store: an embedded Hazelcast member on
+# 127.0.0.1 on Liberty and WildFly, Payara's own Data Grid on Payara. Ctrl-C stops the server.
 #
-#   ./demo.sh                 http://127.0.0.1:9080/tollgate-sample/api/...
+#   ./demo.sh                 Open Liberty: http://127.0.0.1:9080/tollgate-sample/api/...
+#   ./demo.sh payara          Payara Micro 6, same URLs
+#   ./demo.sh wildfly         WildFly 39, same URLs (its management interface on 127.0.0.1:9990)
 #   ./demo.sh --port 9081     another port (DEMO_PORT gives the default too)
 #   ./demo.sh --help          this text
 #
@@ -15,10 +18,12 @@
 . "$(dirname "$0")/scripts/lib.sh"
 
 port="${DEMO_PORT:-9080}"
+server=liberty
 while [ $# -gt 0 ]; do
   case "$1" in
     -h | --help) usage; exit 0 ;;
     --port) port=$(number "$1" "$(value "$@")"); shift ;;
+    liberty | payara | wildfly) server="$1" ;;
     *) die "unknown argument '$1'" ;;
   esac
   shift
@@ -29,9 +34,10 @@ echo "Building Tollgate and the sample application ..."
 build_library
 build_sample
 
+declare -A names=([liberty]="Open Liberty" [payara]="Payara Micro" [wildfly]=WildFly)
 cat << MSG
 
-Starting Open Liberty with the sample application. When it reports "server ... is ready", try:
+Starting ${names[${server}]} with the sample application. When it reports that it has started, try:
 
   ${base}/search?q=tea     rule 'search': 5 at once, then 1 per second, per client address
   ${base}/status           no limit
@@ -40,4 +46,26 @@ Starting Open Liberty with the sample application. When it reports "server ... i
 Ctrl-C stops the server.
 
 MSG
-demo_liberty "${port}" liberty:run
+war="${root}/it-tests/target/tollgate-sample.war"
+case "${server}" in
+  liberty)
+    demo_liberty "${port}" liberty:run
+    ;;
+  payara)
+    jar=$(payara_micro_jar) || exit 1
+    cd "${root}/server-config/payara"
+    # shellcheck disable=SC2046
+    exec java @jvm.args -Xmx512m -jar "${jar}" $(grep -v '^#' payara-micro.options) \
+      --clustername tollgate-demo --name demo --port "${port}" --deploy "${war}"
+    ;;
+  wildfly)
+    home=$(wildfly_home) || exit 1
+    "${home}/bin/jboss-cli.sh" --file="${root}/server-config/wildfly/tollgate.cli" > /dev/null
+    demo="${root}/it-tests/target/wildfly-demo"
+    rm -rf "${demo}"
+    cp -r "${home}/standalone" "${demo}"
+    cp "${war}" "${demo}/deployments/"
+    JAVA_OPTS="-Xmx512m @${root}/server-config/wildfly/jvm.args" exec "${home}/bin/standalone.sh" \
+      -Djboss.server.base.dir="${demo}" -Djboss.http.port="${port}"
+    ;;
+esac

@@ -67,11 +67,26 @@ build_sample() {
 }
 
 # demo_liberty PORT [MAVEN ARGUMENTS]: Maven on the demo's Open Liberty server, the sample on PORT
-# (it-tests, profile demo, without the profiles of the it-tests' own servers).
+# (it-tests, profile demo; the runtime the parent pom names, in it-tests/target/liberty).
 demo_liberty() {
   local port="$1"
   shift
-  mvnw -f it-tests -P 'demo,!it-payara,!it-liberty,!it-wildfly' -Ddemo.http.port="${port}" "$@"
+  mvnw -f it-tests -P demo -Ddemo.http.port="${port}" "$@"
+}
+
+# The Payara Micro jar of the it-tests, fetched by Maven; prints its path.
+payara_micro_jar() {
+  mvnw -q -f it-tests/servers/payara dependency:copy@payara-micro-jar >&2
+  echo "${root}/it-tests/servers/payara/target/payara/payara-micro.jar"
+}
+
+# The WildFly distribution of the it-tests, fetched and unpacked by Maven; prints its folder.
+wildfly_home() {
+  mvnw -q -f it-tests/servers/wildfly dependency:unpack@wildfly-dist >&2
+  local home
+  for home in "${root}"/it-tests/servers/wildfly/target/wildfly/wildfly-*; do :; done
+  [ -x "${home}/bin/standalone.sh" ] || die "no WildFly in it-tests/servers/wildfly/target/wildfly"
+  echo "${home}"
 }
 
 # build_benchmarks [MAVEN OPTIONS]: the benchmarks compiled (target/bench-build), ready for bench.

@@ -17,7 +17,8 @@ import org.w3c.dom.NodeList;
  * What the build states, read from the poms (each with the shared versions of parent/pom.xml): this
  * project's coordinates, the Hazelcast range it supports
  * ({@code hazelcast.version} to {@code hazelcast.latest.version}), the dependencies it uses, the sample
- * application's name and the demo's port (it-tests), and the profiles and plugin executions of each pom.
+ * application's name and the demo's port (it-tests), and the profiles and plugin executions of each pom (the it-tests' servers
+ * included: it-tests/servers and its modules).
  */
 public final class ProjectFacts {
 
@@ -58,6 +59,19 @@ public final class ProjectFacts {
         demoPort = itProps.get("demo.http.port");
         poms.put(Path.of(""), pom(main));
         poms.put(Path.of("it-tests"), pom(it));
+        Path servers = Path.of("it-tests", "servers");
+        Document suite = parse(root.resolve(servers).resolve("pom.xml"));
+        Map<String, String> suiteProps = properties(shared, suite);
+        dependencies(suite, suiteProps);
+        poms.put(servers, pom(suite));
+        for (String module : modules(suite)) {
+            Path folder = servers.resolve(module).normalize();
+            if (!poms.containsKey(folder)) {
+                Document server = parse(root.resolve(folder).resolve("pom.xml"));
+                dependencies(server, properties(suiteProps, server));
+                poms.put(folder, pom(server));
+            }
+        }
         Document simulator = parse(root.resolve("simulator/pom.xml"));
         dependencies(simulator, properties(shared, simulator));
         poms.put(Path.of("simulator"), pom(simulator));
@@ -107,6 +121,16 @@ public final class ProjectFacts {
                         interpolate(v, props));
             }
         }
+    }
+
+    /** @return the folders of the modules {@code pom} aggregates, its profiles' included */
+    private static List<String> modules(Document pom) {
+        List<String> modules = new ArrayList<>();
+        NodeList list = pom.getElementsByTagName("module");
+        for (int i = 0; i < list.getLength(); i++) {
+            modules.add(list.item(i).getTextContent().trim());
+        }
+        return modules;
     }
 
     private static Pom pom(Document pom) {

@@ -57,7 +57,7 @@ public final class ReadmeExamples {
                 snippets.add(new JavaSnippets.Snippet(block.where(), block.text()));
             }
         }
-        Path classes = Path.of("target", "quick-start-classes");
+        Path classes = Path.of(System.getProperty("it.work", "target"), "quick-start-classes"); // this server's own
         deleteTree(classes);
         return JavaSnippets.compile(snippets, classes, JavaSnippets.testClassPath(), ReadmeExamples.class.getClassLoader());
     }
