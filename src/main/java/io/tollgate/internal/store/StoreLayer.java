@@ -37,8 +37,8 @@ abstract class StoreLayer implements BucketStore {
     /** Drops what this member holds of the key here first, then resets it in the store. */
     @Override
     public final void reset(String key) {
-        forget(key);
-        next.reset(key);
+        forgetHere(key);
+        next.reset(key); // a layer below forgets the key in its own reset
     }
 
     @Override
