@@ -5,6 +5,9 @@ import io.tollgate.sample.SampleApplication;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.MalformedURLException;
+import java.net.URI;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,6 +43,21 @@ public final class Deployments {
     /** Payara has a Hazelcast of its own (its Data Grid); on the other servers the WAR bundles one. */
     public static boolean isPayara() {
         return "payara".equals(SERVER);
+    }
+
+    /**
+     * @return where the server of {@code base} (node-a) answers MicroProfile Health: WildFly on its management
+     *         interface, the others next to the applications
+     */
+    public static URL healthBase(URL base) {
+        if (!isWildfly()) {
+            return base;
+        }
+        try {
+            return URI.create("http://127.0.0.1:" + System.getProperty("wildfly.management.a") + "/").toURL();
+        } catch (MalformedURLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The sample application as packaged, with its own configuration (the demo's). */

@@ -344,15 +344,9 @@ class RateLimitContractIT {
         assertEquals(0, metric("tollgate_store_failures_total", "search", "cause", "error"));
     }
 
-    /**
-     * WildFly 39's MicroProfile Health does not see beans a CDI extension adds from a jar that is no bean archive, such
-     * as Tollgate's check (README, "Metrics and health").
-     */
     @Test
-    @DisabledIfSystemProperty(named = "it.server", matches = "wildfly",
-            disabledReason = "WildFly's MicroProfile Health does not see Tollgate's readiness check (README, Metrics and health)")
     void theReadinessCheckReportsTheStore() {
-        HttpResponse<String> ready = get(base, "/health/ready");
+        HttpResponse<String> ready = get(Deployments.healthBase(base), "/health/ready");
         assertEquals(200, ready.statusCode(), describe(ready));
         JsonObject check = json(ready).getJsonArray("checks").stream().map(JsonObject.class::cast)
                 .filter(c -> c.getString("name").equals("tollgate")).findFirst()

@@ -49,6 +49,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -62,6 +63,7 @@ public class TollgateExtension implements Extension {
 
     private static final Logger LOG = Logger.getLogger(TollgateExtension.class.getName());
     private static final String READINESS_CHECK = "io.tollgate.internal.health.StoreReadiness";
+    private static final String HEALTH_API = "org.eclipse.microprofile.health.HealthCheck";
     private static final String METRICS_BINDING = "io.tollgate.internal.metrics.MetricsBinding";
     private static final String METRICS_API = "org.eclipse.microprofile.metrics.MetricRegistry";
     private static final String TELEMETRY_BINDING = "io.tollgate.internal.telemetry.TelemetryBinding";
@@ -78,9 +80,6 @@ public class TollgateExtension implements Extension {
     void registerBeans(@Observes BeforeBeanDiscovery event, BeanManager beans) {
         List<Class<?>> types = new ArrayList<>(List.of(RateLimitInterceptor.class, RequestState.class, DefaultRateLimiter.class,
                 DefaultRateLimitAdmin.class, DefaultRateLimitRules.class, RequestEnd.class));
-        if (enabled(GlobalProperties.HEALTH.name())) {
-            optional(READINESS_CHECK, "org.eclipse.microprofile.health.HealthCheck").ifPresent(types::add);
-        }
         if (enabled(GlobalProperties.METRICS.name())) {
             optional(METRICS_BINDING, METRICS_API).ifPresent(types::add);
         }
@@ -142,9 +141,10 @@ public class TollgateExtension implements Extension {
     }
 
     void readConfiguration(@Observes AfterBeanDiscovery event) {
-        // the glue outside this package (the JAX-RS providers, the readiness check) finds the running Tollgate as a bean
+        // the glue outside this package (the JAX-RS providers) finds the running Tollgate as a bean
         event.<Tollgate>addBean().beanClass(Tollgate.class).types(Tollgate.class, Object.class).scope(Singleton.class)
                 .createWith(context -> tollgate());
+        addReadinessCheck(event);
         try {
             settings = new MicroProfileSettings(ConfigProvider.getConfig(classLoader()));
             config = ConfigReader.read(settings, annotations.values());
@@ -163,6 +163,27 @@ public class TollgateExtension implements Extension {
                     event.addDefinitionError(new DeploymentException(e.getMessage()));
                 }
             }
+        }
+    }
+
+    /**
+     * Adds the readiness check where the server offers MicroProfile Health (and {@code tollgate.health} is not
+     * {@code false}): a bean added here, not a type added before discovery, so that it can live where the server's
+     * health support sees it (see {@code StoreReadiness.addTo}).
+     */
+    private void addReadinessCheck(AfterBeanDiscovery event) {
+        if (!enabled(GlobalProperties.HEALTH.name())) {
+            return;
+        }
+        Optional<Class<?>> check = optional(READINESS_CHECK, HEALTH_API);
+        if (check.isEmpty()) {
+            return;
+        }
+        Supplier<Tollgate> running = this::tollgate;
+        try {
+            check.get().getMethod("addTo", AfterBeanDiscovery.class, Supplier.class).invoke(null, event, running);
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            LOG.log(Level.WARNING, "Tollgate's readiness check could not be set up; limiting goes on without it", e);
         }
     }
 

@@ -1,24 +1,34 @@
 package io.tollgate.internal.health;
 
 import io.tollgate.internal.runtime.Tollgate;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Instance;
-import jakarta.inject.Inject;
+import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
+import java.util.Locale;
+import java.util.function.Supplier;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.eclipse.microprofile.health.Readiness;
 
 /**
  * Readiness check {@code tollgate}: up while the rate-limit store answers a read-only question
  * within the store timeout; down, with the reason, while it does not (the rules' on-store-failure
  * policies are answering meanwhile). Only registered where the server offers MicroProfile Health.
  */
-@Readiness
-@ApplicationScoped
-public class StoreReadiness implements HealthCheck {
+public final class StoreReadiness implements HealthCheck {
 
-    @Inject
-    Instance<Tollgate> running;
+    private final Supplier<Tollgate> running;
+
+    StoreReadiness(Supplier<Tollgate> running) {
+        this.running = running;
+    }
+
+    /**
+     * Adds the check as a bean of the application ({@code @Readiness HealthCheck}), where the server's health support
+     * sees it (see {@link ReadinessBean}).
+     *
+     * @param running Tollgate as deployed (throws {@link IllegalStateException} while it is not running)
+     */
+    public static void addTo(AfterBeanDiscovery event, Supplier<Tollgate> running) {
+        event.addBean(new ReadinessBean(running));
+    }
 
     @Override
     public HealthCheckResponse call() {
@@ -26,7 +36,7 @@ public class StoreReadiness implements HealthCheck {
         String store = "";
         try {
             Tollgate tollgate = running.get();
-            store = tollgate.config().storeType().name().toLowerCase(java.util.Locale.ROOT);
+            store = tollgate.config().storeType().name().toLowerCase(Locale.ROOT);
             problem = tollgate.probeStore();
         } catch (RuntimeException e) { // not running: the deployment failed or the application is stopping
             problem = notRunning(e);
