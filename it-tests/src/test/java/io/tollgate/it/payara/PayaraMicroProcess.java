@@ -60,6 +60,7 @@ public final class PayaraMicroProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "@" + property("payara.jvmArgs"), "-Xmx512m", "-Djava.io.tmpdir=" + dir));
+        command.addAll(List.of(property("it.jvm.flags").trim().split("\\s+"))); // the suite's JIT and GC flags, as in arquillian.xml
         command.addAll(moduleFlags(microJar));
         command.addAll(List.of("-cp", microJar + java.io.File.pathSeparator + launcherClasses(dir),
                 PayaraMicroLauncher.class.getName()));
