@@ -8,11 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tollgate.it.payara.PayaraMicroProcess;
 import java.io.IOException;
 import java.net.URL;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import org.jboss.arquillian.container.test.api.Deployer;
@@ -49,6 +53,7 @@ class RedeployIT {
      */
     private static final int GC_ATTEMPTS = 60;
     private static final Predicate<String> TOLLGATE = n -> n.startsWith("io.tollgate.");
+    private static final int WARM_UP_REQUESTS = 32;
 
     @Deployment(name = APP, managed = false, testable = false)
     static WebArchive deployment() {
@@ -141,9 +146,27 @@ class RedeployIT {
      * WildFly's node-a (started by Arquillian for the suite). Every module of WildFly has a class loader of the same
      * class as a deployment's, loaded once and kept: their number only grows by an application that stays.
      */
-    private Server wildfly() {
-        return nodeA(System.getProperty("wildfly.http.a"), () -> ClassHistogram.wildflyPid("node-a"),
-                "org.jboss.modules.ModuleClassLoader");
+    private Server wildfly() throws Exception {
+        String port = System.getProperty("wildfly.http.a");
+        startWorkerThreads(new URL("http://127.0.0.1:" + port + "/"));
+        return nodeA(port, () -> ClassHistogram.wildflyPid("node-a"), "org.jboss.modules.ModuleClassLoader");
+    }
+
+    /**
+     * Has WildFly's request threads started before the application is deployed, by requests for its welcome page,
+     * {@value #WARM_UP_REQUESTS} at a time. A thread of its worker (JBoss Threads' {@code EnhancedQueueExecutor})
+     * keeps the request it was started for as long as it lives ({@code ThreadBody.run()} holds its initial task in a
+     * local variable while it waits for the next): a thread started for a request to the application would keep that
+     * undeployed application's class loader. That is bounded by the worker's threads and none of Tollgate's doing.
+     */
+    private static void startWorkerThreads(URL welcome) throws Exception {
+        List<CompletableFuture<HttpResponse<String>>> requests = new ArrayList<>();
+        for (int i = 0; i < WARM_UP_REQUESTS; i++) {
+            requests.add(Http.CLIENT.sendAsync(HttpRequest.newBuilder(welcome.toURI()).build(), HttpResponse.BodyHandlers.ofString()));
+        }
+        for (CompletableFuture<HttpResponse<String>> request : requests) {
+            request.get(60, TimeUnit.SECONDS);
+        }
     }
 
     /** node-a of the suite, deployed to through Arquillian's {@code Deployer}. */
