@@ -63,6 +63,11 @@ class RedeployIT {
     @ArquillianResource
     Deployer deployer;
 
+    /** Something done to the server, which may fail. */
+    private interface Step {
+        void run() throws Exception;
+    }
+
     /** The server under test, as this test drives it. */
     private interface Server extends AutoCloseable {
         void deploy() throws Exception;
@@ -139,7 +144,7 @@ class RedeployIT {
     /** Open Liberty's node-a (started by Arquillian for the suite). */
     private Server liberty() {
         return nodeA(System.getProperty("liberty.http.a"), () -> ClassHistogram.libertyPid("node-a"),
-                "com.ibm.ws.classloading.internal.AppClassLoader");
+                "com.ibm.ws.classloading.internal.AppClassLoader", () -> { });
     }
 
     /**
@@ -148,16 +153,19 @@ class RedeployIT {
      */
     private Server wildfly() throws Exception {
         String port = System.getProperty("wildfly.http.a");
-        startWorkerThreads(new URL("http://127.0.0.1:" + port + "/"));
-        return nodeA(port, () -> ClassHistogram.wildflyPid("node-a"), "org.jboss.modules.ModuleClassLoader");
+        URL welcome = new URL("http://127.0.0.1:" + port + "/");
+        return nodeA(port, () -> ClassHistogram.wildflyPid("node-a"), "org.jboss.modules.ModuleClassLoader",
+                () -> startWorkerThreads(welcome));
     }
 
     /**
-     * Has WildFly's request threads started before the application is deployed, by requests for its welcome page,
+     * Has WildFly's request threads started, and idle, before each deployment, by requests for its welcome page,
      * {@value #WARM_UP_REQUESTS} at a time. A thread of its worker (JBoss Threads' {@code EnhancedQueueExecutor})
      * keeps the request it was started for as long as it lives ({@code ThreadBody.run()} holds its initial task in a
-     * local variable while it waits for the next): a thread started for a request to the application would keep that
-     * undeployed application's class loader. That is bounded by the worker's threads and none of Tollgate's doing.
+     * local variable while it waits for the next), and the worker starts a thread for a request whenever none is
+     * idle at that moment (threads above its core count end when they have been idle for a while): a thread started
+     * for a request to the application would keep that undeployed application's class loader. That is bounded by the
+     * worker's threads and none of Tollgate's doing.
      */
     private static void startWorkerThreads(URL welcome) throws Exception {
         List<CompletableFuture<HttpResponse<String>>> requests = new ArrayList<>();
@@ -170,10 +178,11 @@ class RedeployIT {
     }
 
     /** node-a of the suite, deployed to through Arquillian's {@code Deployer}. */
-    private Server nodeA(String port, LongSupplier pid, String loader) {
+    private Server nodeA(String port, LongSupplier pid, String loader, Step beforeDeploy) {
         return new Server() {
             @Override
-            public void deploy() {
+            public void deploy() throws Exception {
+                beforeDeploy.run();
                 deployer.deploy(APP);
             }
 
