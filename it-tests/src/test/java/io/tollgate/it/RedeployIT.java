@@ -8,11 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tollgate.it.payara.PayaraMicroProcess;
 import java.io.IOException;
 import java.net.URL;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import org.jboss.arquillian.container.test.api.Deployer;
@@ -49,6 +53,7 @@ class RedeployIT {
      */
     private static final int GC_ATTEMPTS = 60;
     private static final Predicate<String> TOLLGATE = n -> n.startsWith("io.tollgate.");
+    private static final int WARM_UP_REQUESTS = 32;
 
     @Deployment(name = APP, managed = false, testable = false)
     static WebArchive deployment() {
@@ -57,6 +62,11 @@ class RedeployIT {
 
     @ArquillianResource
     Deployer deployer;
+
+    /** Something done to the server, which may fail. */
+    private interface Step {
+        void run() throws Exception;
+    }
 
     /** The server under test, as this test drives it. */
     private interface Server extends AutoCloseable {
@@ -134,23 +144,45 @@ class RedeployIT {
     /** Open Liberty's node-a (started by Arquillian for the suite). */
     private Server liberty() {
         return nodeA(System.getProperty("liberty.http.a"), () -> ClassHistogram.libertyPid("node-a"),
-                "com.ibm.ws.classloading.internal.AppClassLoader");
+                "com.ibm.ws.classloading.internal.AppClassLoader", () -> { });
     }
 
     /**
      * WildFly's node-a (started by Arquillian for the suite). Every module of WildFly has a class loader of the same
      * class as a deployment's, loaded once and kept: their number only grows by an application that stays.
      */
-    private Server wildfly() {
-        return nodeA(System.getProperty("wildfly.http.a"), () -> ClassHistogram.wildflyPid("node-a"),
-                "org.jboss.modules.ModuleClassLoader");
+    private Server wildfly() throws Exception {
+        String port = System.getProperty("wildfly.http.a");
+        URL welcome = new URL("http://127.0.0.1:" + port + "/");
+        return nodeA(port, () -> ClassHistogram.wildflyPid("node-a"), "org.jboss.modules.ModuleClassLoader",
+                () -> startWorkerThreads(welcome));
+    }
+
+    /**
+     * Has WildFly's request threads started, and idle, before each deployment, by requests for its welcome page,
+     * {@value #WARM_UP_REQUESTS} at a time. A thread of its worker (JBoss Threads' {@code EnhancedQueueExecutor})
+     * keeps the request it was started for as long as it lives ({@code ThreadBody.run()} holds its initial task in a
+     * local variable while it waits for the next), and the worker starts a thread for a request whenever none is
+     * idle at that moment (threads above its core count end when they have been idle for a while): a thread started
+     * for a request to the application would keep that undeployed application's class loader. That is bounded by the
+     * worker's threads and none of Tollgate's doing.
+     */
+    private static void startWorkerThreads(URL welcome) throws Exception {
+        List<CompletableFuture<HttpResponse<String>>> requests = new ArrayList<>();
+        for (int i = 0; i < WARM_UP_REQUESTS; i++) {
+            requests.add(Http.CLIENT.sendAsync(HttpRequest.newBuilder(welcome.toURI()).build(), HttpResponse.BodyHandlers.ofString()));
+        }
+        for (CompletableFuture<HttpResponse<String>> request : requests) {
+            request.get(60, TimeUnit.SECONDS);
+        }
     }
 
     /** node-a of the suite, deployed to through Arquillian's {@code Deployer}. */
-    private Server nodeA(String port, LongSupplier pid, String loader) {
+    private Server nodeA(String port, LongSupplier pid, String loader, Step beforeDeploy) {
         return new Server() {
             @Override
-            public void deploy() {
+            public void deploy() throws Exception {
+                beforeDeploy.run();
                 deployer.deploy(APP);
             }
 

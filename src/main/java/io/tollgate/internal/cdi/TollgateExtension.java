@@ -76,6 +76,8 @@ public class TollgateExtension implements Extension {
     private TollgateConfig config;
     private Settings settings;
     private volatile Tollgate tollgate;
+    /** Whether the store is Hazelcast's (set at deployment, read again at undeployment). */
+    private volatile boolean onHazelcast;
 
     void registerBeans(@Observes BeforeBeanDiscovery event, BeanManager beans) {
         List<Class<?>> types = new ArrayList<>(List.of(RateLimitInterceptor.class, RequestState.class, DefaultRateLimiter.class,
@@ -204,8 +206,9 @@ public class TollgateExtension implements Extension {
         }
         BucketStore store = null;
         SharedRules shared = SharedRules.local();
+        BatchingBucketStore hazelcast = null;
         try {
-            BatchingBucketStore hazelcast = hazelcast(config, beans);
+            hazelcast = hazelcast(config, beans);
             BatchingBucketStore decider = hazelcast != null ? hazelcast : inMemory(config);
             store = stacked(config, decider);
             Bans bans = bans(config, decider);
@@ -235,6 +238,9 @@ public class TollgateExtension implements Extension {
             event.addDeploymentProblem(new DeploymentException("Tollgate could not open its store (tollgate.store = "
                     + config.storeType().name().toLowerCase() + "): " + describe(e), e));
             return;
+        } finally {
+            onHazelcast = hazelcast != null;
+            leaveThread();
         }
         LOG.info("Tollgate is limiting with " + config.rules().size() + " rule(s): " + config.rules().values());
     }
@@ -380,7 +386,18 @@ public class TollgateExtension implements Extension {
         Tollgate running = tollgate;
         tollgate = null;
         if (running != null) {
-            running.close();
+            try {
+                running.close();
+            } finally {
+                leaveThread();
+            }
+        }
+    }
+
+    /** The server may deploy and undeploy on long-lived threads of its own: nothing of Hazelcast stays on them. */
+    private void leaveThread() {
+        if (onHazelcast) {
+            HazelcastStores.leaveThread();
         }
     }
 

@@ -139,6 +139,17 @@ public final class HazelcastStores {
         return HazelcastBanSharing.open(buckets.instance(), buckets.mapName(), store);
     }
 
+    /**
+     * Removes what Hazelcast left on the calling thread: a member runs the cluster-wide operations a caller's thread
+     * asks for (adding a listener or a map configuration, removing a listener) on that very thread, and from 5.4 on
+     * declares its node engine there first, in a thread-local it never removes ({@link StartingThread}). A server that
+     * deploys and undeploys on long-lived threads of its own (WildFly's MSC threads) would keep every undeployed
+     * application that way; call this when Tollgate's work of a deployment or an undeployment on that thread is done.
+     */
+    public static void leaveThread() {
+        StartingThread.forgetNodeEngine();
+    }
+
     private static HazelcastBucketStore unwrapped(BatchingBucketStore store) {
         return store instanceof Closing closing ? closing.store : (HazelcastBucketStore) store;
     }
