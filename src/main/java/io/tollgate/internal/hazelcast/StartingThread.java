@@ -11,8 +11,8 @@ import java.util.logging.Logger;
  * member's node engine in a thread-local of the thread that starts it ({@code NodeEngineThreadLocalContext}, for user
  * code namespaces) and never removes it: on a server thread that outlives the application (WildFly starts applications
  * on its long-lived MSC service threads) it would keep the undeployed application's class loader, and every class it
- * loaded, alive (5.5.0 does; 5.3 has no such thread-local, and 5.7 leaves nothing there). RedeployIT on WildFly, whose
- * WARs bundle 5.5.0, counts the class loaders that stay. Every cluster-wide operation a member runs on a caller's
+ * loaded, alive (5.3 has no such thread-local). RedeployIT on WildFly, whose WARs bundle 5.5.0, counts the class loaders
+ * that stay. Every cluster-wide operation a member runs on a caller's
  * thread declares it there too: {@link HazelcastStores#leaveThread()} removes it when a deployment's or an
  * undeployment's work is done.
  */
