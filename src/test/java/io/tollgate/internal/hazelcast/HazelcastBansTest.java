@@ -85,6 +85,7 @@ class HazelcastBansTest {
     @AfterEach
     void close() {
         bans.forEach(Bans::close);
+        stores.forEach(CountingStore::close); // on the shared cluster: their wire-version negotiations end with them
         stores.clear();
         cluster.member(0).getMap(map).destroy();
         cluster.member(0).getMap(map + HazelcastBanSharing.SUFFIX).destroy();

@@ -29,4 +29,9 @@ public final class CountingStore implements BatchingBucketStore {
         decisions.addAndGet(costs.length);
         return store.acquireAll(key, bucket, costs, waitedNanos);
     }
+
+    @Override
+    public void close() {
+        store.close();
+    }
 }
