@@ -62,27 +62,21 @@ class ServerThreadsTest {
     void theEmbeddedMemberLeavesNothingOnTheThreadsThatStartAndStopIt() throws Exception {
         assumeTrue(hasNodeEngineContext(), "this Hazelcast keeps no node engine in a thread-local");
         int port = HazelcastTestCluster.freePorts(1).get(0);
-        TestApp app = on(deploying, search().property("tollgate.hazelcast.port", Integer.toString(port))
+        startUseAndStop(search().property("tollgate.hazelcast.port", Integer.toString(port))
                 .property("tollgate.hazelcast.members", "127.0.0.1:" + port)
-                .property("tollgate.hazelcast.cluster-name", "tollgate-test-" + UUID.randomUUID())::start);
-        try {
-            assertThat(remaining(app.get("search?q=a"))).isEqualTo(1);
-        } finally {
-            on(undeploying, () -> {
-                app.close();
-                return null;
-            });
-        }
-        assertThat(on(deploying, ServerThreadsTest::nodeEngineOnThread)).as("node engine on the deploying thread").isNull();
-        assertThat(on(undeploying, ServerThreadsTest::nodeEngineOnThread)).as("node engine on the undeploying thread").isNull();
+                .property("tollgate.hazelcast.cluster-name", "tollgate-test-" + UUID.randomUUID()));
     }
 
     @Test
     void theApplicationsOwnMemberIsLeftOnNeitherThread(HazelcastTestCluster cluster) throws Exception {
         assumeTrue(hasNodeEngineContext(), "this Hazelcast keeps no node engine in a thread-local");
         HazelcastInstance member = cluster.member(0);
-        TestApp app = on(deploying, search().hazelcast(member)
-                .property("tollgate.hazelcast.map", "server-threads-" + UUID.randomUUID())::start);
+        startUseAndStop(search().hazelcast(member).property("tollgate.hazelcast.map", "server-threads-" + UUID.randomUUID()));
+    }
+
+    /** Starts the application on the deploying thread, uses it, stops it on the undeploying thread, and checks both. */
+    private void startUseAndStop(TestApp.Builder application) throws Exception {
+        TestApp app = on(deploying, application::start);
         try {
             assertThat(remaining(app.get("search?q=a"))).isEqualTo(1);
         } finally {

@@ -28,18 +28,20 @@ public final class TestHealthResponses implements HealthCheckResponseProvider {
 
         @Override
         public HealthCheckResponseBuilder withData(String key, String value) {
-            data.put(key, value);
-            return this;
+            return with(key, value);
         }
 
         @Override
         public HealthCheckResponseBuilder withData(String key, long value) {
-            data.put(key, value);
-            return this;
+            return with(key, value);
         }
 
         @Override
         public HealthCheckResponseBuilder withData(String key, boolean value) {
+            return with(key, value);
+        }
+
+        private HealthCheckResponseBuilder with(String key, Object value) {
             data.put(key, value);
             return this;
         }

@@ -90,24 +90,22 @@ final class ClassHistogram {
     static long libertyPid(String server) {
         String wlp = Path.of(System.getProperty("liberty.wlp")).toAbsolutePath().normalize().toString();
         Pattern serverJar = Pattern.compile(Pattern.quote(wlp + "/bin/tools/ws-server.jar") + "\\s+" + Pattern.quote(server) + "(\\s.*)?$");
-        List<ProcessHandle> found = ProcessHandle.allProcesses()
-                .filter(p -> p.info().commandLine().map(c -> serverJar.matcher(c).find()).orElse(false))
-                .toList();
-        if (found.size() != 1) {
-            throw new AssertionError(found.size() + " JVMs run the Liberty server " + server + " of " + wlp + ": " + found);
-        }
-        return found.get(0).pid();
+        return onlyProcess(info -> info.commandLine().map(c -> serverJar.matcher(c).find()).orElse(false),
+                "the Liberty server " + server + " of " + wlp);
     }
 
     /** @return the pid of the WildFly JVM whose server base directory is {@code wildfly.dir/<node>} */
     static long wildflyPid(String node) {
         String base = Path.of(System.getProperty("wildfly.dir"), node).toAbsolutePath().normalize().toString();
         String property = "-Djboss.server.base.dir=" + base;
-        List<ProcessHandle> found = ProcessHandle.allProcesses()
-                .filter(p -> p.info().arguments().map(a -> List.of(a).contains(property)).orElse(false))
-                .toList();
+        return onlyProcess(info -> info.arguments().map(a -> List.of(a).contains(property)).orElse(false), "WildFly with " + property);
+    }
+
+    /** @return the pid of the one JVM that {@code runs}, described as {@code what} */
+    private static long onlyProcess(Predicate<ProcessHandle.Info> runs, String what) {
+        List<ProcessHandle> found = ProcessHandle.allProcesses().filter(p -> runs.test(p.info())).toList();
         if (found.size() != 1) {
-            throw new AssertionError(found.size() + " JVMs run WildFly with " + property + ": " + found);
+            throw new AssertionError(found.size() + " JVMs run " + what + ": " + found);
         }
         return found.get(0).pid();
     }

@@ -14,6 +14,7 @@ import io.tollgate.internal.config.StoreType;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.core.Clock;
 import io.tollgate.internal.hazelcast.HazelcastStores;
+import io.tollgate.internal.hazelcast.HazelcastThreadLocals;
 import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.request.HttpRequests;
 import io.tollgate.internal.runtime.Binding;
@@ -76,8 +77,6 @@ public class TollgateExtension implements Extension {
     private TollgateConfig config;
     private Settings settings;
     private volatile Tollgate tollgate;
-    /** Whether the store is Hazelcast's (set at deployment, read again at undeployment). */
-    private volatile boolean onHazelcast;
 
     void registerBeans(@Observes BeforeBeanDiscovery event, BeanManager beans) {
         List<Class<?>> types = new ArrayList<>(List.of(RateLimitInterceptor.class, RequestState.class, DefaultRateLimiter.class,
@@ -206,9 +205,8 @@ public class TollgateExtension implements Extension {
         }
         BucketStore store = null;
         SharedRules shared = SharedRules.local();
-        BatchingBucketStore hazelcast = null;
         try {
-            hazelcast = hazelcast(config, beans);
+            BatchingBucketStore hazelcast = hazelcast(config, beans);
             BatchingBucketStore decider = hazelcast != null ? hazelcast : inMemory(config);
             store = stacked(config, decider);
             Bans bans = bans(config, decider);
@@ -239,8 +237,7 @@ public class TollgateExtension implements Extension {
                     + config.storeType().name().toLowerCase() + "): " + describe(e), e));
             return;
         } finally {
-            onHazelcast = hazelcast != null;
-            leaveThread();
+            HazelcastThreadLocals.clear(); // the server may deploy on a long-lived thread of its own
         }
         LOG.info("Tollgate is limiting with " + config.rules().size() + " rule(s): " + config.rules().values());
     }
@@ -389,15 +386,8 @@ public class TollgateExtension implements Extension {
             try {
                 running.close();
             } finally {
-                leaveThread();
+                HazelcastThreadLocals.clear(); // and undeploy on another
             }
-        }
-    }
-
-    /** The server may deploy and undeploy on long-lived threads of its own: nothing of Hazelcast stays on them. */
-    private void leaveThread() {
-        if (onHazelcast) {
-            HazelcastStores.leaveThread();
         }
     }
 

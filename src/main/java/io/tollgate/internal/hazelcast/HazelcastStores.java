@@ -16,6 +16,7 @@ import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.ListenerConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.ServerSocketEndpointConfig;
+import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.core.LifecycleListener;
@@ -112,12 +113,12 @@ public final class HazelcastStores {
                     settings.serialization() == HazelcastSettings.Serialization.IDENTIFIED, timeout), client::shutdown);
         }
         Config config = memberConfig(settings, mapConfig);
-        HazelcastInstance member = StartingThread.startMember(config);
+        HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
         LOG.info("Tollgate started an embedded Hazelcast member at " + member.getCluster().getLocalMember().getAddress()
                 + " (" + member.getCluster().getMembers().size() + " member(s); cluster name " + nameSource(settings) + "), map "
                 + settings.mapName());
         return new Closing(new HazelcastBucketStore(member, settings.mapName(),
-                settings.serialization() != HazelcastSettings.Serialization.DATA_SERIALIZABLE, timeout), () -> StartingThread.stop(member));
+                settings.serialization() != HazelcastSettings.Serialization.DATA_SERIALIZABLE, timeout), member::shutdown);
     }
 
     /**
@@ -137,17 +138,6 @@ public final class HazelcastStores {
     public static Bans bans(BatchingBucketStore store) {
         HazelcastBucketStore buckets = unwrapped(store);
         return HazelcastBanSharing.open(buckets.instance(), buckets.mapName(), store);
-    }
-
-    /**
-     * Removes what Hazelcast left on the calling thread: a member runs the cluster-wide operations a caller's thread
-     * asks for (adding a listener or a map configuration, removing a listener) on that very thread, and from 5.4 on
-     * declares its node engine there first, in a thread-local it never removes ({@link StartingThread}). A server that
-     * deploys and undeploys on long-lived threads of its own (WildFly's MSC threads) would keep every undeployed
-     * application that way; call this when Tollgate's work of a deployment or an undeployment on that thread is done.
-     */
-    public static void leaveThread() {
-        StartingThread.forgetNodeEngine();
     }
 
     private static HazelcastBucketStore unwrapped(BatchingBucketStore store) {
