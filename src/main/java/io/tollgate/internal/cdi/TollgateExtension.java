@@ -13,6 +13,7 @@ import io.tollgate.internal.config.Settings;
 import io.tollgate.internal.config.StoreType;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.core.Clock;
+import io.tollgate.internal.hazelcast.HazelcastBackend;
 import io.tollgate.internal.hazelcast.HazelcastStores;
 import io.tollgate.internal.hazelcast.HazelcastThreadLocals;
 import io.tollgate.internal.limiter.DecisionObserver;
@@ -25,6 +26,7 @@ import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BatchingBucketStore;
 import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.InMemoryBucketStore;
+import io.tollgate.internal.store.StoreCluster;
 import io.tollgate.internal.store.StoreStack;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
@@ -204,34 +206,39 @@ public class TollgateExtension implements Extension {
             }
         }
         BucketStore store = null;
-        SharedRules shared = SharedRules.local();
+        HazelcastBackend backend = null;
         try {
-            BatchingBucketStore hazelcast = hazelcast(config, beans);
-            BatchingBucketStore decider = hazelcast != null ? hazelcast : inMemory(config);
+            backend = hazelcast(config, beans);
+            BatchingBucketStore decider = backend != null ? backend.store() : inMemory(config);
             store = stacked(config, decider);
-            Bans bans = bans(config, decider);
-            if (hazelcast != null) {
-                shared = HazelcastStores.sharedRules(hazelcast, config.hazelcast().mapName() + "-rules");
-            }
+            Bans bans = bans(config, decider, backend);
+            SharedRules shared = backend != null ? backend.sharedRules() : SharedRules.local();
+            StoreCluster cluster = backend != null ? backend.cluster() : StoreCluster.ALONE;
             warmUp(store, config);
             HttpRequests httpRequests = httpRequests(beans);
             DecisionObserver observer = DecisionObserver.both(DecisionObserver.both(
-                    bound(config.metrics(), METRICS_BINDING, METRICS_API, "MicroProfile Metrics", beans),
-                    bound(config.telemetry(), TELEMETRY_BINDING, TELEMETRY_API, "OpenTelemetry", beans)), events(beans));
-            Tollgate running = new Tollgate(config, store, bans, resolvers, observer, httpRequests,
+                    bound(config.metrics(), METRICS_BINDING, METRICS_API, "MicroProfile Metrics", beans, cluster),
+                    bound(config.telemetry(), TELEMETRY_BINDING, TELEMETRY_API, "OpenTelemetry", beans, cluster)), events(beans));
+            Tollgate running = new Tollgate(config, store, bans, cluster, resolvers, observer, httpRequests,
                     new ContextRequestRecords(config, httpRequests, beans));
             for (AnnotatedType<?> type : annotatedTypes) {
                 for (AnnotatedMethod<?> method : type.getMethods()) {
                     running.binding(type.getJavaClass(), method.getJavaMember()); // resolved now, not on first call
                 }
             }
-            running.liveRules(new LiveRules(config, new RuleEditor(settings, annotations.values(), config), store, shared,
-                    ruleChanges(beans), new Callers(beans)).start());
+            LiveRules live = new LiveRules(config, new RuleEditor(settings, annotations.values(), config), store, shared,
+                    ruleChanges(beans), new Callers(beans)).start();
+            running.liveRules(live);
+            if (backend != null) {
+                backend.onCatchUp(live::catchUp); // changes, resets and bans this member may have missed
+            }
             tollgate = running;
             annotatedTypes.clear(); // needed no longer
         } catch (Exception | LinkageError e) {
             if (store != null) {
                 store.close();
+            } else if (backend != null) {
+                backend.close();
             }
             event.addDeploymentProblem(new DeploymentException("Tollgate could not open its store (tollgate.store = "
                     + config.storeType().name().toLowerCase() + "): " + describe(e), e));
@@ -247,7 +254,7 @@ public class TollgateExtension implements Extension {
      *         attributes through OpenTelemetry: the observer the {@code binding} bean makes, where the server offers the
      *         {@code api} (and the property that turns it on is not {@code false})
      */
-    private DecisionObserver bound(boolean on, String binding, String api, String what, BeanManager beans) {
+    private DecisionObserver bound(boolean on, String binding, String api, String what, BeanManager beans, StoreCluster cluster) {
         if (!on) {
             return DecisionObserver.NONE;
         }
@@ -260,7 +267,7 @@ public class TollgateExtension implements Extension {
             if (!factory.isResolvable()) {
                 return DecisionObserver.NONE;
             }
-            return ((DecisionObserver.Factory) factory.get()).create(config);
+            return ((DecisionObserver.Factory) factory.get()).create(config, cluster);
         } catch (RuntimeException | LinkageError e) {
             LOG.log(Level.WARNING, "Tollgate's " + what + " could not be set up; limiting goes on without them", e);
             return DecisionObserver.NONE;
@@ -344,7 +351,7 @@ public class TollgateExtension implements Extension {
     }
 
     /** @return the Hazelcast store the configuration asks for; {@code null} for the in-memory one (or no rules) */
-    private static BatchingBucketStore hazelcast(TollgateConfig config, BeanManager beans) throws Exception {
+    private static HazelcastBackend hazelcast(TollgateConfig config, BeanManager beans) throws Exception {
         if (config.rules().isEmpty() || config.storeType() == StoreType.MEMORY) {
             return null;
         }
@@ -354,7 +361,8 @@ public class TollgateExtension implements Extension {
             throw new IllegalStateException("com.hazelcast:hazelcast is not on the class path; add it to the application "
                     + "(5.3.8 to 5.7.0), use a server that provides it, or set tollgate.store=memory for a single instance");
         }
-        return HazelcastStores.open(config.hazelcast(), config.storeTimeout(), new ApplicationHazelcast(beans));
+        return HazelcastStores.open(config.hazelcast().forApplication(ApplicationName.lookup()), config.storeTimeout(),
+                new ApplicationHazelcast(beans));
     }
 
     /** @return the in-memory store as it is; Hazelcast's under the denial cache and coalescing, as configured */
@@ -370,9 +378,9 @@ public class TollgateExtension implements Extension {
      * @return the rules' bans: in this JVM for the in-memory store, shared by the cluster for Hazelcast (only where a
      *         rule has a ban: no map, no listener otherwise); denials are counted by the store that decides
      */
-    private static Bans bans(TollgateConfig config, BatchingBucketStore decider) {
+    private static Bans bans(TollgateConfig config, BatchingBucketStore decider, HazelcastBackend backend) {
         boolean any = config.rules().values().stream().anyMatch(rule -> rule.ban() != null);
-        return decider instanceof InMemoryBucketStore || !any ? Bans.local(decider) : HazelcastStores.bans(decider);
+        return backend == null || !any ? Bans.local(decider) : backend.bans(decider);
     }
 
     private static String describe(Throwable e) {

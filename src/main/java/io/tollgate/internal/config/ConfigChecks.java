@@ -169,6 +169,48 @@ final class ConfigChecks {
         }
     }
 
+    /**
+     * Members on other hosts must share a configured cluster name: without one, each host's embedded member takes the
+     * name private to its own OS user there, the members never find each other, and each host limits alone.
+     *
+     * @param membersText the member list as configured, for the problem line
+     */
+    static void otherHostsHaveClusterName(List<String> members, Optional<String> serviceDns, Optional<String> clusterName,
+            Optional<String> memberConfig, String membersText, ConfigProblems problems) {
+        if (clusterName.isPresent() || memberConfig.isPresent()) {
+            return;
+        }
+        if (serviceDns.isPresent()) {
+            problems.missing(GlobalProperties.CLUSTER_NAME.name(), "members found through "
+                    + GlobalProperties.KUBERNETES_SERVICE_DNS.name() + " = '" + serviceDns.get() + "' run on other hosts, and "
+                    + "the name Tollgate makes up without one is private to one OS user on one host: each host would limit "
+                    + "alone. Give every instance the same cluster name (it is the cluster's shared secret)");
+            return;
+        }
+        List<String> elsewhere = members.stream().filter(member -> !HostAddresses.isThisHost(HostAddresses.host(member))).toList();
+        if (!elsewhere.isEmpty()) {
+            problems.missing(GlobalProperties.CLUSTER_NAME.name(), GlobalProperties.MEMBERS.name() + " = '" + membersText
+                    + "' names " + String.join(", ", elsewhere) + ", not on this host, and the name Tollgate makes up without one "
+                    + "is private to one OS user on one host: each host would limit alone. Give every instance the same "
+                    + "cluster name (it is the cluster's shared secret)");
+        }
+    }
+
+    /** A cluster of several members, or a quorum, means nothing for the in-memory store, which is this JVM alone. */
+    static void clusterOnAStoreOfOneMember(ClusterSettings cluster, StoreType store, ConfigProblems problems) {
+        if (store != StoreType.MEMORY) {
+            return;
+        }
+        if (cluster.minMembers() > 1) {
+            problems.invalid(GlobalProperties.MIN_MEMBERS.name(), Integer.toString(cluster.minMembers()),
+                    "tollgate.store=memory keeps the buckets in this JVM alone, one member");
+        }
+        if (cluster.quorum() > 1) {
+            problems.invalid(GlobalProperties.QUORUM.name(), Integer.toString(cluster.quorum()),
+                    "tollgate.store=memory keeps the buckets in this JVM alone, one member");
+        }
+    }
+
     /** The admin resource answers only callers in a role, which must be named: there is no safe default. */
     static void adminHasRole(AdminSettings admin, ConfigProblems problems) {
         if (admin.enabled() && admin.role().isEmpty()) {

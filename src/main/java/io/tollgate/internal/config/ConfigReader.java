@@ -54,6 +54,7 @@ public final class ConfigReader {
                 read(GlobalProperties.STORE_TIMEOUT),
                 read(GlobalProperties.MEMORY_MAX_ENTRIES),
                 hazelcast(),
+                cluster(),
                 read(GlobalProperties.DENIAL_CACHE),
                 read(GlobalProperties.DENIAL_CACHE_MAX_ENTRIES),
                 read(GlobalProperties.METRICS),
@@ -137,11 +138,21 @@ public final class ConfigReader {
         return admin;
     }
 
+    private ClusterSettings cluster() {
+        ClusterSettings cluster = new ClusterSettings(read(GlobalProperties.MIN_MEMBERS), read(GlobalProperties.QUORUM));
+        ConfigChecks.clusterOnAStoreOfOneMember(cluster, read(GlobalProperties.STORE), problems);
+        return cluster;
+    }
+
     private HazelcastSettings hazelcast() {
         List<String> clientAddresses = read(CLIENT_ADDRESSES);
         Optional<String> clientConfig = read(CLIENT_CONFIG);
         Optional<String> clusterName = read(CLUSTER_NAME);
         ConfigChecks.clientHasClusterName(clientAddresses, clientConfig, clusterName, problems);
+        List<String> members = read(GlobalProperties.MEMBERS);
+        Optional<String> serviceDns = read(GlobalProperties.KUBERNETES_SERVICE_DNS);
+        ConfigChecks.otherHostsHaveClusterName(members, serviceDns, clusterName, read(GlobalProperties.MEMBER_CONFIG),
+                settings.get(GlobalProperties.MEMBERS.name()).orElse(""), problems);
         return new HazelcastSettings(
                 read(GlobalProperties.HAZELCAST_MAP),
                 read(GlobalProperties.HAZELCAST_MAX_ENTRIES),
@@ -153,7 +164,8 @@ public final class ConfigReader {
                 read(GlobalProperties.MEMBER_CONFIG),
                 read(GlobalProperties.INTERFACE),
                 read(GlobalProperties.PORT),
-                read(GlobalProperties.MEMBERS),
+                members,
+                serviceDns,
                 read(GlobalProperties.SERIALIZATION),
                 read(GlobalProperties.COALESCING));
     }

@@ -39,8 +39,9 @@ public final class GlobalProperties {
     static final Property<Duration> CONFIG_REFRESH = Property.of("tollgate.config.refresh", "30s", Parsers.period(Duration.ofSeconds(1),
             Duration.ofDays(1), "1s to 1d"));
 
-    /** The IMap of the buckets. */
-    public static final Property<String> HAZELCAST_MAP = Property.of("tollgate.hazelcast.map", "tollgate-buckets", Parsers.text());
+    /** The IMap of the buckets; by default one per application ({@link HazelcastSettings#forApplication}). */
+    public static final Property<Optional<String>> HAZELCAST_MAP = Property.described("tollgate.hazelcast.map", Optional.empty(),
+            Parsers.optionalText(), "`tollgate-buckets-<application>`");
     /** The bound on buckets per member. */
     public static final Property<Integer> HAZELCAST_MAX_ENTRIES = Property.of("tollgate.hazelcast.max-entries-per-member", "1000000",
             Parsers.integer(1, Integer.MAX_VALUE));
@@ -56,10 +57,14 @@ public final class GlobalProperties {
     static final Property<Integer> PORT = Property.of("tollgate.hazelcast.port", "5701", Parsers.integer(1, 65535));
     static final Property<List<String>> MEMBERS = Property.of("tollgate.hazelcast.members",
             "127.0.0.1:5701,127.0.0.1:5702,127.0.0.1:5703", Parsers.addresses(false));
+    static final Property<Optional<String>> KUBERNETES_SERVICE_DNS = Property.of("tollgate.hazelcast.kubernetes.service-dns", "",
+            Parsers.dnsName());
     static final Property<HazelcastSettings.Serialization> SERIALIZATION = Property.of("tollgate.hazelcast.serialization", "auto",
             Parsers.choice(HazelcastSettings.Serialization.values()));
     static final Property<Boolean> COALESCING = Property.of("tollgate.hazelcast.coalescing",
             String.valueOf(StoreStack.DEFAULT.coalescing()), Parsers.bool());
+    static final Property<Integer> MIN_MEMBERS = Property.of("tollgate.cluster.min-members", "1", Parsers.integer(1, 1000));
+    static final Property<Integer> QUORUM = Property.of("tollgate.cluster.quorum", "0", Parsers.integer(0, 1000));
     static final Property<Boolean> ADMIN_ENABLED = Property.of("tollgate.admin.enabled", "false", Parsers.bool());
     static final Property<Optional<String>> ADMIN_ROLE = Property.of("tollgate.admin.role", "", Parsers.optionalText());
 
@@ -68,7 +73,7 @@ public final class GlobalProperties {
             STORE_TIMEOUT, MEMORY_MAX_ENTRIES, DENIAL_CACHE, DENIAL_CACHE_MAX_ENTRIES, METRICS, TELEMETRY, NEAR_LIMIT,
             TOP_DENIED, HEALTH, CONFIG_REFRESH,
             HAZELCAST_MAP, HAZELCAST_MAX_ENTRIES, HAZELCAST_BACKUPS, HAZELCAST_JNDI, CLIENT_ADDRESSES, CLIENT_CONFIG, CLUSTER_NAME,
-            MEMBER_CONFIG, INTERFACE, PORT, MEMBERS, SERIALIZATION, COALESCING,
+            MEMBER_CONFIG, INTERFACE, PORT, MEMBERS, KUBERNETES_SERVICE_DNS, SERIALIZATION, COALESCING, MIN_MEMBERS, QUORUM,
             ADMIN_ENABLED, ADMIN_ROLE);
 
     private GlobalProperties() {

@@ -1,7 +1,9 @@
 package io.tollgate.internal.config;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /** The {@code tollgate.hazelcast.*} properties: which instance to use and how to build one. */
 public final class HazelcastSettings {
@@ -9,7 +11,14 @@ public final class HazelcastSettings {
     /** How processors travel: by type id, by class name, or chosen by where the instance comes from. */
     public enum Serialization { AUTO, IDENTIFIED, DATA_SERIALIZABLE }
 
+    /** The map when none is configured and the application's name is not known. */
+    public static final String DEFAULT_MAP = "tollgate-buckets";
+    /** A trailing version of an application's name: {@code -1.4.2}, {@code -2.0-SNAPSHOT}, {@code :1.0}. */
+    private static final Pattern VERSION = Pattern.compile("(?:-\\d[\\w.+-]*|:.*)$");
+    private static final Pattern NOT_IN_NAME = Pattern.compile("[^a-z0-9_.-]+");
+
     private final String mapName;
+    private final boolean mapConfigured;
     private final int maxEntriesPerMember;
     private final int backupCount;
     private final Optional<String> jndiName;
@@ -20,13 +29,24 @@ public final class HazelcastSettings {
     private final String bindInterface;
     private final int port;
     private final List<String> members;
+    private final Optional<String> kubernetesServiceDns;
     private final Serialization serialization;
     private final boolean coalescing;
 
-    HazelcastSettings(String mapName, int maxEntriesPerMember, int backupCount, Optional<String> jndiName,
+    HazelcastSettings(Optional<String> mapName, int maxEntriesPerMember, int backupCount, Optional<String> jndiName,
             List<String> clientAddresses, Optional<String> clientConfig, Optional<String> clusterName, Optional<String> memberConfig,
-            String bindInterface, int port, List<String> members, Serialization serialization, boolean coalescing) {
+            String bindInterface, int port, List<String> members, Optional<String> kubernetesServiceDns, Serialization serialization,
+            boolean coalescing) {
+        this(mapName.orElse(DEFAULT_MAP), mapName.isPresent(), maxEntriesPerMember, backupCount, jndiName, clientAddresses,
+                clientConfig, clusterName, memberConfig, bindInterface, port, members, kubernetesServiceDns, serialization, coalescing);
+    }
+
+    private HazelcastSettings(String mapName, boolean mapConfigured, int maxEntriesPerMember, int backupCount,
+            Optional<String> jndiName, List<String> clientAddresses, Optional<String> clientConfig, Optional<String> clusterName,
+            Optional<String> memberConfig, String bindInterface, int port, List<String> members,
+            Optional<String> kubernetesServiceDns, Serialization serialization, boolean coalescing) {
         this.mapName = mapName;
+        this.mapConfigured = mapConfigured;
         this.maxEntriesPerMember = maxEntriesPerMember;
         this.backupCount = backupCount;
         this.jndiName = jndiName;
@@ -37,12 +57,33 @@ public final class HazelcastSettings {
         this.bindInterface = bindInterface;
         this.port = port;
         this.members = List.copyOf(members);
+        this.kubernetesServiceDns = kubernetesServiceDns;
         this.serialization = serialization;
         this.coalescing = coalescing;
     }
 
+    /** @return the IMap of the buckets; its rule changes, bans and resets are kept next to it, named after it */
     public String mapName() {
         return mapName;
+    }
+
+    /**
+     * @param application the application's name as its server deployed it, if known
+     * @return these settings with the map of that application: {@code tollgate-buckets-} and the name, lower case,
+     *         without a trailing version ({@code Shop-1.4.2} → {@code tollgate-buckets-shop}), unless a map is configured
+     */
+    public HazelcastSettings forApplication(Optional<String> application) {
+        if (mapConfigured || application.isEmpty()) {
+            return this;
+        }
+        String name = NOT_IN_NAME.matcher(VERSION.matcher(application.get().trim()).replaceFirst("").toLowerCase(Locale.ROOT))
+                .replaceAll("-");
+        if (name.isEmpty() || name.equals("-")) {
+            return this;
+        }
+        return new HazelcastSettings(DEFAULT_MAP + "-" + name, false, maxEntriesPerMember, backupCount, jndiName, clientAddresses,
+                clientConfig, clusterName, memberConfig, bindInterface, port, members, kubernetesServiceDns, serialization,
+                coalescing);
     }
 
     public int maxEntriesPerMember() {
@@ -96,6 +137,11 @@ public final class HazelcastSettings {
 
     public List<String> members() {
         return members;
+    }
+
+    /** @return the DNS name of a Kubernetes headless Service whose addresses are the embedded members, if configured */
+    public Optional<String> kubernetesServiceDns() {
+        return kubernetesServiceDns;
     }
 
     public Serialization serialization() {

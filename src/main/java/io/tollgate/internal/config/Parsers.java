@@ -24,6 +24,7 @@ final class Parsers {
     private static final Pattern IPV4_PART = Pattern.compile("\\d{1,3}(-\\d{1,3})?");
     /** Hazelcast's address patterns ({@code 10.0.0.*}, {@code 10.0.0.1-3}), which a member list does not take. */
     private static final Pattern ADDRESS_PATTERN = Pattern.compile(".*\\*.*|[\\d.]*\\d-\\d[\\d.]*(:.*)?");
+    private static final Pattern DNS_NAME = Pattern.compile("(?i)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\\.?");
 
     private Parsers() {
     }
@@ -166,6 +167,20 @@ final class Parsers {
     /** Any text, trimmed; a blank one means none. */
     static Parser<Optional<String>> optionalText() {
         return text -> Optional.of(text.trim()).filter(s -> !s.isEmpty());
+    }
+
+    /**
+     * A DNS name such as a Kubernetes Service's ({@code tollgate.shop.svc.cluster.local}): labels of letters, digits
+     * and inner hyphens, separated by dots; blank means none.
+     */
+    static Parser<Optional<String>> dnsName() {
+        return text -> {
+            String name = text.trim();
+            if (!name.isEmpty() && (name.length() > 253 || !DNS_NAME.matcher(name).matches())) {
+                throw new IllegalArgumentException("not a DNS name; use e.g. tollgate.shop.svc.cluster.local");
+            }
+            return Optional.of(name).filter(s -> !s.isEmpty());
+        };
     }
 
     /** The name of a Hazelcast configuration file, which Hazelcast reads as YAML or XML; blank means none. */

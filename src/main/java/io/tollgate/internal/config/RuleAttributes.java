@@ -46,7 +46,7 @@ final class RuleAttributes {
     static final Property<ExemptSpec> EXEMPT = Property.of("exempt", "", ExemptSpec::parse);
     static final Property<List<PathPattern>> PATHS = Property.of("paths", "", Parsers.paths());
     static final Property<Mode> MODE = Property.of("mode", "enforce", Parsers.choice(Mode.values()));
-    static final Property<StoreFailurePolicy> ON_STORE_FAILURE = Property.of("on-store-failure", "allow",
+    static final Property<StoreFailurePolicy> ON_STORE_FAILURE = Property.of("on-store-failure", "local",
             Parsers.choice(StoreFailurePolicy.values()));
     /** The denials of one key that start a ban: {@code <n>/<period>}; none by default. */
     static final Property<Limit> BAN_AFTER = Property.described("ban-after", null, Parsers.banAfter(), "(none)");

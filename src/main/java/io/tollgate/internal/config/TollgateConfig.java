@@ -22,6 +22,7 @@ public final class TollgateConfig {
     private final Duration storeTimeout;
     private final int memoryMaxEntries;
     private final HazelcastSettings hazelcast;
+    private final ClusterSettings cluster;
     private final boolean denialCache;
     private final int denialCacheMaxEntries;
     private final boolean metrics;
@@ -34,7 +35,7 @@ public final class TollgateConfig {
 
     TollgateConfig(Map<String, RuleConfig> rules, HeaderStyle headerStyle, double retryAfterJitter,
             TrustedProxies trustedProxies, int ipv6Prefix, StoreType storeType, Duration storeTimeout, int memoryMaxEntries,
-            HazelcastSettings hazelcast, boolean denialCache, int denialCacheMaxEntries, boolean metrics, boolean health,
+            HazelcastSettings hazelcast, ClusterSettings cluster, boolean denialCache, int denialCacheMaxEntries, boolean metrics, boolean health,
             boolean telemetry, double nearLimit, AdminSettings admin, Duration configRefresh, int topDenied) {
         this.rules = Collections.unmodifiableMap(rules);
         List<RuleConfig> withPaths = new ArrayList<>();
@@ -52,6 +53,7 @@ public final class TollgateConfig {
         this.storeTimeout = storeTimeout;
         this.memoryMaxEntries = memoryMaxEntries;
         this.hazelcast = hazelcast;
+        this.cluster = cluster;
         this.denialCache = denialCache;
         this.denialCacheMaxEntries = denialCacheMaxEntries;
         this.metrics = metrics;
@@ -61,6 +63,11 @@ public final class TollgateConfig {
         this.admin = admin;
         this.configRefresh = configRefresh;
         this.topDenied = topDenied;
+    }
+
+    /** @return how many members the store's cluster should have, and its quorum */
+    public ClusterSettings cluster() {
+        return cluster;
     }
 
     /** @return how often the rules' live attributes are read again from the configuration; zero: never */

@@ -202,6 +202,29 @@ public final class Limit {
         return Math.max(1, resetAfterMicros - afterNext);
     }
 
+    /**
+     * One instance's share of this limit when {@code parts} instances each limit on their own: the burst divided by
+     * them, rounded down (at least 1 token), refilled at the rate divided by them (the same tokens over a period
+     * {@code parts} times as long; for a period that would then exceed {@link #MAX_PERIOD}, the tokens divided by
+     * them, rounded down, at least 1, over the same period).
+     *
+     * @param parts how many instances share the limit, at least 1
+     * @return the share; this limit itself for one part
+     */
+    public Limit share(int parts) {
+        if (parts < 1) {
+            throw new IllegalArgumentException("parts = " + parts + ": must be at least 1");
+        }
+        if (parts == 1) {
+            return this;
+        }
+        long shareBurst = Math.max(1, burst / parts);
+        if (periodMicros <= MAX_PERIOD.toNanos() / 1_000 / parts) {
+            return new Limit(shareBurst, tokens, periodMicros * parts);
+        }
+        return new Limit(shareBurst, Math.max(1, tokens / parts), periodMicros);
+    }
+
     /** @return microseconds to refill an empty bucket completely */
     public long fillMicros() {
         return TokenBucket.ceilDiv(capacityUnits, refillUnitsPerMicro);

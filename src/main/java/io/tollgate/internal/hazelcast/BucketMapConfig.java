@@ -6,6 +6,7 @@ import com.hazelcast.config.InMemoryFormat;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MaxSizePolicy;
 import io.tollgate.internal.config.GlobalProperties;
+import io.tollgate.internal.config.HazelcastSettings;
 
 /**
  * The IMap settings Tollgate wants: one synchronous backup, values kept as objects (the entry
@@ -15,8 +16,8 @@ import io.tollgate.internal.config.GlobalProperties;
  */
 public final class BucketMapConfig {
 
-    /** The default map name, that of {@code tollgate.hazelcast.map}. */
-    public static final String DEFAULT_MAP_NAME = GlobalProperties.HAZELCAST_MAP.defaultValue();
+    /** The map name where neither {@code tollgate.hazelcast.map} nor the application's name gives one. */
+    public static final String DEFAULT_MAP_NAME = HazelcastSettings.DEFAULT_MAP;
     /** The default bound on buckets per member, that of {@code tollgate.hazelcast.max-entries-per-member}. */
     public static final int DEFAULT_MAX_ENTRIES_PER_MEMBER = GlobalProperties.HAZELCAST_MAX_ENTRIES.defaultValue();
 

@@ -8,6 +8,7 @@ import com.hazelcast.map.MapEvent;
 import com.hazelcast.map.listener.EntryAddedListener;
 import com.hazelcast.map.listener.EntryEvictedListener;
 import com.hazelcast.map.listener.EntryExpiredListener;
+import com.hazelcast.map.listener.EntryMergedListener;
 import com.hazelcast.map.listener.EntryRemovedListener;
 import com.hazelcast.map.listener.EntryUpdatedListener;
 import com.hazelcast.map.listener.MapClearedListener;
@@ -61,37 +62,42 @@ final class HazelcastBanSharing implements BanSharing {
      * @return the bans of this member, a copy of the cluster's from now on
      */
     static Bans open(HazelcastInstance hazelcast, String mapName, BucketStore counters) {
-        Clock clock = hazelcast.getLocalEndpoint() instanceof Member ? MemberClock.of(hazelcast) : Clock.SYSTEM;
-        // until the cluster is reached, bans hold on this member only, and closing the bans stops trying to reach it
-        ClusterAttachment[] attachment = {null};
-        Bans copy = new Bans(counters, clock, new BanSharing() {
-            @Override
-            public void started(String storeKey, long untilMicros, long durationMicros) {
-            }
+        return open(InstanceSource.of(hazelcast), mapName, counters);
+    }
 
-            @Override
-            public void lifted(String storeKey, String counterKey) {
+    /**
+     * @param source where the instance comes from, and is replaced: the copy then follows the new one's map
+     * @return the bans of this member, a copy of the cluster's from now on
+     */
+    static Bans open(InstanceSource source, String mapName, BucketStore counters) {
+        HazelcastInstance first = source.instance();
+        Clock clock = first.getLocalEndpoint() instanceof Member ? MemberClock.of(first) : Clock.SYSTEM;
+        Attachment attachment = new Attachment(mapName);
+        Bans copy = new Bans(counters, clock, attachment);
+        attachment.copy = copy;
+        attachment.attach(first);
+        source.onReplaced(attachment::attach);
+        source.onCatchUp(missedEvents -> {
+            HazelcastBanSharing reached = attachment.reached();
+            if (reached != null) {
+                reached.catchUp(copy);
             }
-
-            @Override
-            public void close() {
-                if (attachment[0] != null) {
-                    attachment[0].close();
-                }
-            }
-        });
-        UUID[] listener = {null};
-        attachment[0] = ClusterAttachment.of("The cluster's bans (map " + mapName + SUFFIX + ")", () -> {
-            IMap<String, Long> bans = hazelcast.getMap(mapName + SUFFIX);
-            if (listener[0] == null) { // the listener first, then what is there: a ban started meanwhile is not missed
-                listener[0] = bans.addEntryListener(new Copier(copy), true);
-            }
-            for (Map.Entry<String, Long> ban : bans.entrySet()) {
-                copy.copied(ban.getKey(), ban.getValue());
-            }
-            copy.share(new HazelcastBanSharing(bans, hazelcast.getMap(mapName), listener[0]));
         });
         return copy;
+    }
+
+    /**
+     * Reads the map again into this member's copy, after the writes of bans started here so far: bans the map holds
+     * are added or updated, bans it no longer holds are dropped (a lift or an end whose event was missed).
+     */
+    void catchUp(Bans copy) {
+        writer.execute(() -> {
+            try {
+                copy.reconcile(Map.copyOf(bans));
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "The cluster's bans could not be read again; they are at the next catch-up", e);
+            }
+        });
     }
 
     @Override
@@ -122,10 +128,69 @@ final class HazelcastBanSharing implements BanSharing {
         }
     }
 
+    /**
+     * This member's bans until an instance's map is reached (they hold here only), then that map's sharing; attached
+     * again to each instance that replaces the current one.
+     */
+    private static final class Attachment implements BanSharing {
+        private final String mapName;
+        private Bans copy;
+        private ClusterAttachment reaching;
+        private HazelcastBanSharing sharing;
+
+        Attachment(String mapName) {
+            this.mapName = mapName;
+        }
+
+        synchronized void attach(HazelcastInstance hazelcast) {
+            if (reaching != null) {
+                reaching.close();
+            }
+            if (sharing != null) {
+                sharing.close();
+                sharing = null;
+                copy.share(this);
+            }
+            UUID[] listener = {null};
+            reaching = ClusterAttachment.of("The cluster's bans (map " + mapName + SUFFIX + ")", () -> {
+                IMap<String, Long> bans = hazelcast.getMap(mapName + SUFFIX);
+                if (listener[0] == null) { // the listener first, then what is there: a ban started meanwhile is not missed
+                    listener[0] = bans.addEntryListener(new Copier(copy), true);
+                }
+                copy.reconcile(Map.copyOf(bans));
+                HazelcastBanSharing reached = new HazelcastBanSharing(bans, hazelcast.getMap(mapName), listener[0]);
+                synchronized (this) {
+                    sharing = reached;
+                }
+                copy.share(reached);
+            });
+        }
+
+        /** @return the sharing of the map reached, or {@code null} while none is */
+        synchronized HazelcastBanSharing reached() {
+            return sharing;
+        }
+
+        @Override
+        public void started(String storeKey, long untilMicros, long durationMicros) {
+        }
+
+        @Override
+        public void lifted(String storeKey, String counterKey) {
+        }
+
+        @Override
+        public synchronized void close() {
+            if (reaching != null) {
+                reaching.close();
+            }
+        }
+    }
+
     /** Keeps this member's copy as the map changes. */
     private static final class Copier implements EntryAddedListener<String, Long>, EntryUpdatedListener<String, Long>,
             EntryRemovedListener<String, Long>, EntryExpiredListener<String, Long>, EntryEvictedListener<String, Long>,
-            MapClearedListener {
+            EntryMergedListener<String, Long>, MapClearedListener {
 
         private final Bans copy;
 
@@ -156,6 +221,13 @@ final class HazelcastBanSharing implements BanSharing {
         @Override
         public void entryEvicted(EntryEvent<String, Long> event) {
             copy.dropped(event.getKey(), event.getOldValue());
+        }
+
+        @Override
+        public void entryMerged(EntryEvent<String, Long> event) {
+            if (event.getValue() != null) {
+                copy.copied(event.getKey(), event.getValue());
+            }
         }
 
         @Override

@@ -5,6 +5,7 @@ import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.listener.EntryAddedListener;
+import com.hazelcast.map.listener.EntryMergedListener;
 import com.hazelcast.map.listener.EntryRemovedListener;
 import com.hazelcast.map.listener.EntryUpdatedListener;
 import io.tollgate.internal.runtime.RuleOverlay;
@@ -19,56 +20,85 @@ import java.util.function.UnaryOperator;
  * The operator's rule changes in an IMap of plain texts ({@link RuleOverlay#encode()}), one entry per rule, which
  * every member listens to; a change is made under the entry's lock, so two members changing one rule at once
  * both count. A client whose cluster is out of reach at deployment starts without the changes and takes them in
- * as soon as it reaches the cluster ({@link ClusterAttachment}).
+ * as soon as it reaches the cluster ({@link ClusterAttachment}); an instance that replaces a dead one takes them in
+ * the same way. Events a member missed are caught up by {@link #snapshot()}.
  */
 final class HazelcastSharedRules implements SharedRules {
 
-    private final HazelcastInstance hazelcast;
+    private final InstanceSource source;
     private final String mapName;
     private final String member;
     private volatile IMap<String, String> map;
-    private volatile UUID listener;
+    private BiConsumer<String, RuleOverlay> changed;
     private ClusterAttachment attachment;
+    private UUID listener;
 
-    HazelcastSharedRules(HazelcastInstance hazelcast, String mapName) {
-        this.hazelcast = hazelcast;
+    HazelcastSharedRules(InstanceSource source, String mapName) {
+        this.source = source;
         this.mapName = mapName;
+        HazelcastInstance hazelcast = source.instance();
         this.member = hazelcast.getLocalEndpoint() instanceof Member local ? "member " + local.getAddress()
                 : "client " + hazelcast.getLocalEndpoint().getUuid();
     }
 
     /** @return the changes made before this member started; those a client could not reach yet are told to {@code changed} later */
     @Override
-    public Map<String, RuleOverlay> start(BiConsumer<String, RuleOverlay> changed) {
+    public synchronized Map<String, RuleOverlay> start(BiConsumer<String, RuleOverlay> changed) {
+        this.changed = changed;
         Map<String, RuleOverlay> made = new TreeMap<>();
-        boolean[] late = {false};
+        attach(source.instance(), made);
+        source.onReplaced(next -> attach(next, null));
+        return made;
+    }
+
+    /**
+     * Listens to {@code hazelcast}'s map, then reads what it holds: into {@code made} the first time it is reached at
+     * deployment, to the listener otherwise.
+     */
+    private synchronized void attach(HazelcastInstance hazelcast, Map<String, RuleOverlay> made) {
+        if (attachment != null) {
+            attachment.close();
+        }
+        map = null;
+        listener = null;
+        boolean[] late = {made == null};
         attachment = ClusterAttachment.of("The cluster's rule changes (map " + mapName + ")", () -> {
             IMap<String, String> shared = hazelcast.getMap(mapName);
-            if (listener == null) { // first, so nothing made meanwhile is missed; once, whatever failed after it
-                listener = shared.addEntryListener(new Listener(changed), true);
+            synchronized (this) {
+                if (listener == null) { // first, so nothing made meanwhile is missed; once, whatever failed after it
+                    listener = shared.addEntryListener(new Listener(changed), true);
+                }
             }
-            for (Map.Entry<String, String> entry : shared.entrySet()) {
-                RuleOverlay overlay = RuleOverlay.decode(entry.getValue());
+            for (Map.Entry<String, RuleOverlay> entry : read(shared).entrySet()) {
                 if (late[0]) {
-                    changed.accept(entry.getKey(), overlay);
+                    changed.accept(entry.getKey(), entry.getValue());
                 } else {
-                    made.put(entry.getKey(), overlay);
+                    made.put(entry.getKey(), entry.getValue());
                 }
             }
             map = shared;
         });
         late[0] = true;
-        return made;
+    }
+
+    /** @throws IllegalStateException while the cluster has not been reached */
+    @Override
+    public Map<String, RuleOverlay> snapshot() {
+        return read(reached());
+    }
+
+    private static Map<String, RuleOverlay> read(IMap<String, String> shared) {
+        Map<String, RuleOverlay> overlays = new TreeMap<>();
+        for (Map.Entry<String, String> entry : shared.entrySet()) {
+            overlays.put(entry.getKey(), RuleOverlay.decode(entry.getValue()));
+        }
+        return overlays;
     }
 
     /** @throws IllegalStateException while the cluster has not been reached */
     @Override
     public RuleOverlay update(String rule, UnaryOperator<RuleOverlay> change) {
-        IMap<String, String> map = this.map;
-        if (map == null) {
-            throw new IllegalStateException("the cluster's rule changes (map " + mapName + ") are out of reach; "
-                    + "nothing was changed");
-        }
+        IMap<String, String> map = reached();
         map.lock(rule);
         try {
             String text = map.get(rule);
@@ -84,13 +114,22 @@ final class HazelcastSharedRules implements SharedRules {
         }
     }
 
+    private IMap<String, String> reached() {
+        IMap<String, String> map = this.map;
+        if (map == null) {
+            throw new IllegalStateException("the cluster's rule changes (map " + mapName + ") are out of reach; "
+                    + "nothing was changed");
+        }
+        return map;
+    }
+
     @Override
     public String member() {
         return member;
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         if (attachment != null) {
             attachment.close();
         }
@@ -105,7 +144,7 @@ final class HazelcastSharedRules implements SharedRules {
     }
 
     private record Listener(BiConsumer<String, RuleOverlay> changed) implements EntryAddedListener<String, String>,
-            EntryUpdatedListener<String, String>, EntryRemovedListener<String, String> {
+            EntryUpdatedListener<String, String>, EntryRemovedListener<String, String>, EntryMergedListener<String, String> {
 
         @Override
         public void entryAdded(EntryEvent<String, String> event) {
@@ -120,6 +159,11 @@ final class HazelcastSharedRules implements SharedRules {
         @Override
         public void entryRemoved(EntryEvent<String, String> event) {
             changed.accept(event.getKey(), null);
+        }
+
+        @Override
+        public void entryMerged(EntryEvent<String, String> event) {
+            changed.accept(event.getKey(), event.getValue() == null ? null : RuleOverlay.decode(event.getValue()));
         }
     }
 }

@@ -73,100 +73,146 @@ public final class HazelcastStores {
      *
      * @param application the application's own instance, if it has one ({@code null} otherwise)
      */
-    public static BatchingBucketStore open(HazelcastSettings settings, Duration timeout,
+    public static HazelcastBackend open(HazelcastSettings settings, Duration timeout,
             Supplier<HazelcastInstance> application) throws IOException {
         MapConfig mapConfig = BucketMapConfig.create(settings.mapName(), settings.maxEntriesPerMember(), settings.backupCount());
         HazelcastInstance produced = application.get();
         if (produced != null) {
             LOG.info("Tollgate keeps its buckets in the application's @TollgateHazelcast instance, map " + settings.mapName());
-            return borrowed(produced, settings, mapConfig, timeout, "the application's instance");
+            return borrowed(produced, settings, mapConfig, timeout, "the application's instance",
+                    () -> "the application's @TollgateHazelcast instance, as the application configured it");
         }
         HazelcastInstance server = settings.jndiName().map(HazelcastStores::lookup).orElse(null);
         if (server != null) {
             LOG.info("Tollgate keeps its buckets in the server's Hazelcast instance (" + settings.jndiName().get()
                     + "), map " + settings.mapName());
-            return borrowed(server, settings, mapConfig, timeout, "the server's instance");
+            return borrowed(server, settings, mapConfig, timeout, "the server's instance",
+                    () -> "the server's Hazelcast instance (" + settings.jndiName().get() + "), as the server configured it");
         }
         if (settings.clientMode()) {
-            // registered before the client starts, so the first connection cannot be missed
-            CountDownLatch connected = new CountDownLatch(1);
-            HazelcastInstance[] holder = new HazelcastInstance[1];
             ClientConfig clientConfig = clientConfig(settings);
-            clientConfig.addListenerConfig(new ListenerConfig((LifecycleListener) event -> {
-                if (event.getState() == LifecycleEvent.LifecycleState.CLIENT_CONNECTED) {
-                    connected.countDown();
-                    if (holder[0] != null) {
-                        addMapConfig(holder[0], mapConfig); // again after each reconnection: a restarted cluster forgot it
-                    }
-                }
-            }));
-            HazelcastInstance client = HazelcastClient.newHazelcastClient(clientConfig);
-            holder[0] = client;
-            if (awaitUninterruptibly(connected, CLIENT_CONNECT_WAIT_SECONDS)) {
-                addMapConfig(client, mapConfig);
-            } else {
-                LOG.warning("Tollgate's Hazelcast client has not reached the cluster within " + CLIENT_CONNECT_WAIT_SECONDS
-                        + " s; it keeps trying, and until then each rule answers by its on-store-failure policy");
-            }
+            HazelcastInstance client = client(clientConfig, mapConfig);
             LOG.info("Tollgate keeps its buckets in an external Hazelcast cluster, as a client, map " + settings.mapName());
-            return new Closing(new HazelcastBucketStore(client, settings.mapName(),
-                    settings.serialization() == HazelcastSettings.Serialization.IDENTIFIED, timeout), client::shutdown);
+            boolean identified = settings.serialization() == HazelcastSettings.Serialization.IDENTIFIED;
+            return new HazelcastBackend(client, settings.mapName(),
+                    instance -> new HazelcastBucketStore(instance, settings.mapName(), identified, timeout),
+                    () -> client(unchecked(() -> clientConfig(settings)), mapConfig), "Tollgate's Hazelcast client",
+                    () -> clientDiscovery(settings, clientConfig), HazelcastInstance::shutdown);
         }
         Config config = memberConfig(settings, mapConfig);
         HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
         LOG.info("Tollgate started an embedded Hazelcast member at " + member.getCluster().getLocalMember().getAddress()
                 + " (" + member.getCluster().getMembers().size() + " member(s); cluster name " + nameSource(settings) + "), map "
                 + settings.mapName());
-        return new Closing(new HazelcastBucketStore(member, settings.mapName(),
-                settings.serialization() != HazelcastSettings.Serialization.DATA_SERIALIZABLE, timeout), member::shutdown);
+        boolean identified = settings.serialization() != HazelcastSettings.Serialization.DATA_SERIALIZABLE;
+        MemberDiscovery discovery = MemberDiscovery.of(config);
+        return new HazelcastBackend(member, settings.mapName(),
+                instance -> new HazelcastBucketStore(instance, settings.mapName(), identified, timeout),
+                () -> Hazelcast.newHazelcastInstance(unchecked(() -> memberConfig(settings, mapConfig))),
+                "Tollgate's embedded Hazelcast member",
+                () -> memberDiscovery(settings, discovery), HazelcastInstance::shutdown);
     }
 
     /**
-     * @param store   a store {@link #open} opened
-     * @param mapName the map of the rule changes (the buckets' map's name and {@code -rules})
-     * @return the rule changes made through the operator API, kept in the store's cluster
+     * Starts a client, asynchronously: it waits up to {@value #CLIENT_CONNECT_WAIT_SECONDS} s for the cluster, then
+     * goes on, reconnecting in the background; the map settings are added at each connection (a restarted cluster
+     * forgot them).
      */
-    public static SharedRules sharedRules(BatchingBucketStore store, String mapName) {
-        return new HazelcastSharedRules(unwrapped(store).instance(), mapName);
+    private static HazelcastInstance client(ClientConfig clientConfig, MapConfig mapConfig) {
+        // registered before the client starts, so the first connection cannot be missed
+        CountDownLatch connected = new CountDownLatch(1);
+        HazelcastInstance[] holder = new HazelcastInstance[1];
+        clientConfig.addListenerConfig(new ListenerConfig((LifecycleListener) event -> {
+            if (event.getState() == LifecycleEvent.LifecycleState.CLIENT_CONNECTED) {
+                connected.countDown();
+                if (holder[0] != null) {
+                    addMapConfig(holder[0], mapConfig);
+                }
+            }
+        }));
+        HazelcastInstance client = HazelcastClient.newHazelcastClient(clientConfig);
+        holder[0] = client;
+        if (awaitUninterruptibly(connected, CLIENT_CONNECT_WAIT_SECONDS)) {
+            addMapConfig(client, mapConfig);
+        } else {
+            LOG.warning("Tollgate's Hazelcast client has not reached the cluster within " + CLIENT_CONNECT_WAIT_SECONDS
+                    + " s; it keeps trying, and until then each rule answers by its on-store-failure policy");
+        }
+        return client;
+    }
+
+    /** A configuration read again for a new instance: the files it names may have changed meanwhile. */
+    private static <T> T unchecked(ConfigRead<T> read) {
+        try {
+            return read.get();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private interface ConfigRead<T> {
+        T get() throws IOException;
+    }
+
+    private static String clientDiscovery(HazelcastSettings settings, ClientConfig config) {
+        return settings.clientConfig().map(file -> "the cluster of tollgate.hazelcast.client.config = " + file + " ("
+                + String.join(", ", config.getNetworkConfig().getAddresses()) + ")")
+                .orElse("tollgate.hazelcast.client.addresses = " + String.join(", ", settings.clientAddresses()));
+    }
+
+    private static String memberDiscovery(HazelcastSettings settings, MemberDiscovery discovery) {
+        if (settings.memberConfig().isPresent()) {
+            return "the join settings of tollgate.hazelcast.config = " + settings.memberConfig().get();
+        }
+        if (settings.kubernetesServiceDns().isPresent()) {
+            return "the addresses of tollgate.hazelcast.kubernetes.service-dns = " + settings.kubernetesServiceDns().get()
+                    + ", port " + settings.port() + " (" + KubernetesDiscovery.describe(settings.kubernetesServiceDns().get()) + ")";
+        }
+        return "tollgate.hazelcast.members = " + String.join(",", settings.members())
+                + (discovery == null ? "" : " (" + discovery.describeLastRound() + ")");
     }
 
     /**
      * @param store a store {@link #open} opened
-     * @return the bans of the store's cluster, shared by every member and client of it, with their denials counted in
-     *         {@code store}; closed before the store
+     * @param mapName the map of the rule changes (the buckets' map's name and {@code -rules})
+     * @return the rule changes made through the operator API, kept in the store's cluster
      */
-    public static Bans bans(BatchingBucketStore store) {
-        HazelcastBucketStore buckets = unwrapped(store);
-        return HazelcastBanSharing.open(buckets.instance(), buckets.mapName(), store);
+    public static SharedRules sharedRules(HazelcastInstance instance, String mapName) {
+        return new HazelcastSharedRules(InstanceSource.of(instance), mapName);
     }
 
-    private static HazelcastBucketStore unwrapped(BatchingBucketStore store) {
-        return store instanceof Closing closing ? closing.store : (HazelcastBucketStore) store;
-    }
-
-    private static BatchingBucketStore borrowed(HazelcastInstance instance, HazelcastSettings settings, MapConfig mapConfig,
-            Duration timeout, String what) {
+    private static HazelcastBackend borrowed(HazelcastInstance instance, HazelcastSettings settings, MapConfig mapConfig,
+            Duration timeout, String what, Supplier<String> discovery) {
         addMapConfig(instance, mapConfig);
-        HazelcastBucketStore store;
         // the member advertises the newest wire version only where it surely reads it: with this very factory
         boolean ours = factoryOfThisTollgate(instance);
+        boolean identified;
+        Consumer<HazelcastInstance> onClose = any -> { };
         switch (settings.serialization()) {
             case IDENTIFIED:
-                return new HazelcastBucketStore(instance, settings.mapName(), true, timeout, ours);
+                identified = true;
+                break;
             case DATA_SERIALIZABLE:
-                return new HazelcastBucketStore(instance, settings.mapName(), false, timeout, ours);
+                identified = false;
+                break;
             default:
                 if (factoryRegistered(instance)) {
-                    return new HazelcastBucketStore(instance, settings.mapName(), true, timeout, ours);
+                    identified = true;
+                    break;
                 }
                 LateFactoryRegistration registration = LateFactoryRegistration.register(instance);
-                if (registration == null) {
-                    return new HazelcastBucketStore(instance, settings.mapName(), false, timeout, false);
+                identified = registration != null;
+                ours = registration != null;
+                if (registration != null) {
+                    LOG.fine(() -> "Registered Tollgate's serialization factory with " + what);
+                    onClose = any -> registration.undo();
                 }
-                LOG.fine(() -> "Registered Tollgate's serialization factory with " + what);
-                store = new HazelcastBucketStore(instance, settings.mapName(), true, timeout, true);
-                return new Closing(store, registration::undo);
         }
+        boolean advertise = ours;
+        boolean byTypeId = identified;
+        return new HazelcastBackend(instance, settings.mapName(),
+                current -> new HazelcastBucketStore(current, settings.mapName(), byTypeId, timeout, advertise), null, what,
+                discovery, onClose);
     }
 
     private static boolean factoryOfThisTollgate(HazelcastInstance instance) {
@@ -352,60 +398,5 @@ public final class HazelcastStores {
             throw new IllegalArgumentException(property + " = '" + path + "': no such readable file");
         }
         return path;
-    }
-
-    /**
-     * The store, and what closing it also ends: the instance Tollgate created (shut down), or the
-     * factory registration on an instance it did not (undone).
-     */
-    private static final class Closing implements BatchingBucketStore {
-        private final HazelcastBucketStore store;
-        private final Runnable onClose;
-
-        Closing(HazelcastBucketStore store, Runnable onClose) {
-            this.store = store;
-            this.onClose = onClose;
-        }
-
-        @Override
-        public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
-            return store.acquire(key, bucket, cost);
-        }
-
-        @Override
-        public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long[] waitedNanos) {
-            return store.acquireAll(key, bucket, costs, waitedNanos);
-        }
-
-        @Override
-        public CompletionStage<Outcome> refund(String key, TokenBucket bucket, long tokens) {
-            return store.refund(key, bucket, tokens);
-        }
-
-        @Override
-        public void warmUp(TokenBucket bucket) throws Exception {
-            store.warmUp(bucket);
-        }
-
-        @Override
-        public BucketReading read(String key) {
-            return store.read(key);
-        }
-
-        @Override
-        public void reset(String key) {
-            store.reset(key);
-        }
-
-        @Override
-        public void listenForResets(Consumer<String> forget) {
-            store.listenForResets(forget);
-        }
-
-        @Override
-        public void close() {
-            store.close();
-            onClose.run();
-        }
     }
 }

@@ -41,6 +41,8 @@ final class MemberDiscovery implements DiscoveryStrategyFactory {
     private final int port;
     private final ListeningSockets sockets;
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
+    /** What the last round tried; {@code null} before the first. */
+    private volatile List<Address> lastRound;
 
     /**
      * @param members {@code host} or {@code host:port} each
@@ -67,6 +69,27 @@ final class MemberDiscovery implements DiscoveryStrategyFactory {
         return List.of();
     }
 
+    /** @return the discovery {@code config} joins with, or {@code null} if it has none of Tollgate's */
+    static MemberDiscovery of(com.hazelcast.config.Config config) {
+        for (com.hazelcast.config.DiscoveryStrategyConfig strategy
+                : config.getAdvancedNetworkConfig().getJoin().getDiscoveryConfig().getDiscoveryStrategyConfigs()) {
+            if (strategy.getDiscoveryStrategyFactory() instanceof MemberDiscovery discovery) {
+                return discovery;
+            }
+        }
+        return null;
+    }
+
+    /** @return what the last round of Hazelcast's join or merge tried, for a readiness check and a warning */
+    String describeLastRound() {
+        List<Address> tried = lastRound;
+        if (tried == null) {
+            return "no round yet";
+        }
+        return tried.isEmpty() ? "the last round found no address to try" : "the last round tried " + tried.stream()
+                .map(address -> address.getHost() + ":" + address.getPort()).collect(java.util.stream.Collectors.joining(", "));
+    }
+
     /** @return the addresses to try now */
     List<Address> addresses() {
         OptionalInt ownUid = sockets.available() ? sockets.ownUid() : OptionalInt.empty();
@@ -91,6 +114,7 @@ final class MemberDiscovery implements DiscoveryStrategyFactory {
                 }
             }
         }
+        lastRound = List.copyOf(found);
         return found;
     }
 

@@ -3,6 +3,7 @@ package io.tollgate.internal.limiter;
 import io.tollgate.Decision;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.config.TollgateConfig;
+import io.tollgate.internal.store.StoreCluster;
 import java.time.Instant;
 import java.util.Collection;
 
@@ -54,6 +55,10 @@ public interface DecisionObserver {
     default void refunded(RuleConfig rule, String key, long tokens, boolean failed) {
     }
 
+    /** Lets go of what the observer registered elsewhere (a gauge's callback), as the application stops. The default holds nothing. */
+    default void close() {
+    }
+
     /** @return an observer that tells {@code first}, then {@code second} */
     static DecisionObserver both(DecisionObserver first, DecisionObserver second) {
         if (first == NONE) {
@@ -86,11 +91,21 @@ public interface DecisionObserver {
                 first.refunded(rule, key, tokens, failed);
                 second.refunded(rule, key, tokens, failed);
             }
+
+            @Override
+            public void close() {
+                try {
+                    first.close();
+                } finally {
+                    second.close();
+                }
+            }
         };
     }
 
     /** Makes the observer of a configuration's rules. */
     interface Factory {
-        DecisionObserver create(TollgateConfig config);
+        /** @param cluster the store's cluster, whose members a gauge counts */
+        DecisionObserver create(TollgateConfig config, StoreCluster cluster);
     }
 }

@@ -32,6 +32,17 @@ public final class Decisions {
     }
 
     /**
+     * @return the answer of this instance's share of the rule ({@code on-store-failure=local}), decided without the
+     *         store: allowed or denied by {@code outcome}, with its tokens and waits, the rest as for any answer without
+     *         the store; the limit reported is the share's
+     */
+    public static Decision local(String rule, TokenBucket share, long cost, Outcome outcome) {
+        int limitIndex = outcome.limitIndex();
+        return new Decision(rule, outcome.allowed(), cost, outcome.remaining(), share.burst(limitIndex), limitIndex,
+                outcome.resetAfterMicros(), outcome.retryAfterMicros(), false, true);
+    }
+
+    /**
      * @return the answer to a key banned by {@code rule}: denied without asking the store, nothing charged, the first
      *         limit reported, and the time left of the ban as the wait
      */

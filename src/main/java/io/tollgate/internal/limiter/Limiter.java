@@ -14,6 +14,7 @@ import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.RecentDenials;
+import io.tollgate.internal.store.StoreCluster;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
@@ -28,7 +29,8 @@ import java.util.logging.Logger;
  * is answered by the rule's {@code on-store-failure} policy and charges nothing the caller knows of;
  * a rule in shadow mode never denies. A key banned by its rule ({@code ban-after}) is denied from this member's
  * copy of the bans, without asking the store; each enforced denial the store makes for a rule with a ban is
- * counted towards one ({@link Bans#denied}).
+ * counted towards one ({@link Bans#denied}). With a quorum, a store whose cluster has fewer members than it is not asked:
+ * each decision is answered by the policy, as for a store that failed.
  */
 public final class Limiter {
 
@@ -43,6 +45,10 @@ public final class Limiter {
     private final long timeoutNanos;
     private final DecisionObserver observer;
     private final Bans bans;
+    private final StoreCluster cluster;
+    /** Fewer members than this, and the store is not asked; 0 for no quorum. */
+    private final int quorum;
+    private final LocalShares localShares;
     private final ThrottledLog storeFailures = ThrottledLog.of(LOG, Level.WARNING);
     private final ThrottledLog shadowDenials = ThrottledLog.of(LOG, Level.INFO);
     private final ThrottledLog denials = ThrottledLog.of(LOG, Level.FINE);
@@ -61,7 +67,18 @@ public final class Limiter {
 
     /** @param bans the bans of the rules that have them, and where their denials are counted */
     public Limiter(BucketStore store, Duration timeout, DecisionObserver observer, Bans bans) {
+        this(store, timeout, observer, bans, StoreCluster.ALONE, 0);
+    }
+
+    /**
+     * @param cluster the store's cluster: the members the quorum counts, the instances a local share divides by
+     * @param quorum  fewer members than this, and each decision is answered by its rule's policy; 0 for none
+     */
+    public Limiter(BucketStore store, Duration timeout, DecisionObserver observer, Bans bans, StoreCluster cluster, int quorum) {
         this.bans = bans;
+        this.cluster = cluster;
+        this.quorum = quorum;
+        this.localShares = new LocalShares(cluster, Clock.SYSTEM);
         this.store = store;
         this.recentDenials = RecentDenials.of(store);
         this.timeoutNanos = timeout.toNanos();
@@ -109,17 +126,20 @@ public final class Limiter {
         String storeKey = BucketKeys.of(rule.name(), key);
         Decision decision;
         try {
+            if (belowQuorum()) {
+                throw new QuorumLostException(cluster.members(), quorum);
+            }
             Outcome outcome = store.acquire(storeKey, bucket, cost).toCompletableFuture().get(timeoutNanos, TimeUnit.NANOSECONDS);
             decision = decided(live, bucket, cost, outcome);
         } catch (TimeoutException e) {
-            decision = storeFailed(live, bucket, key, storeKey, cost, null);
+            decision = storeFailed(live, limits, key, storeKey, cost, null);
         } catch (ExecutionException e) {
-            decision = storeFailed(live, bucket, key, storeKey, cost, e.getCause() != null ? e.getCause() : e);
+            decision = storeFailed(live, limits, key, storeKey, cost, e.getCause() != null ? e.getCause() : e);
         } catch (RuntimeException e) {
-            decision = storeFailed(live, bucket, key, storeKey, cost, e);
+            decision = storeFailed(live, limits, key, storeKey, cost, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            decision = storeFailed(live, bucket, key, storeKey, cost, e);
+            decision = storeFailed(live, limits, key, storeKey, cost, e);
         }
         BanRule enforcedBan = live.enforcedBan();
         CompletableFuture<Long> ban = countsTowardBan(enforcedBan, decision) ? count(enforcedBan, storeKey) : null;
@@ -224,7 +244,8 @@ public final class Limiter {
     /** Like {@link #check}, without blocking: the stage completes when the store answers or the timeout passes. */
     public CompletableFuture<Decision> checkAsync(RuleConfig rule, String key, long cost) {
         LiveRule live = rule.live();
-        TokenBucket bucket = live.limits(key).bucket();
+        BucketLimits limits = live.limits(key);
+        TokenBucket bucket = limits.bucket();
         bucket.checkCost(cost);
         long start = System.nanoTime();
         String storeKey = BucketKeys.of(rule.name(), key);
@@ -236,13 +257,16 @@ public final class Limiter {
         // the store's outcome or failure, or TIMED_OUT: whichever comes first is the one answer decided on
         CompletableFuture<Object> answer = new CompletableFuture<>();
         try {
+            if (belowQuorum()) {
+                throw new QuorumLostException(cluster.members(), quorum);
+            }
             store.acquire(storeKey, bucket, cost).whenComplete((outcome, failure) -> answer.complete(failure == null ? outcome : failure));
         } catch (RuntimeException e) {
             answer.complete(e);
         }
         return answer.completeOnTimeout(TIMED_OUT, timeoutNanos, TimeUnit.NANOSECONDS).thenApply(first -> {
             Decision decision = first instanceof Outcome outcome ? decided(live, bucket, cost, outcome)
-                    : storeFailed(live, bucket, key, storeKey, cost, first == TIMED_OUT ? null : (Throwable) first);
+                    : storeFailed(live, limits, key, storeKey, cost, first == TIMED_OUT ? null : (Throwable) first);
             observer.decided(rule, key, decision, System.nanoTime() - start);
             BanRule enforcedBan = live.enforcedBan();
             if (countsTowardBan(enforcedBan, decision)) {
@@ -320,23 +344,43 @@ public final class Limiter {
         return decision;
     }
 
+    /** @return whether the store's cluster has fewer members than the quorum, so that it is not asked */
+    private boolean belowQuorum() {
+        return quorum > 0 && cluster.members() < quorum;
+    }
+
     /**
-     * The answer without the store: the rule's {@code on-store-failure} policy. A key this member saw
-     * denied moments ago is denied even under {@code allow}: it is hot, and a store slow under that
-     * load is no reason to let its flood through.
+     * The answer without the store: the rule's {@code on-store-failure} policy. {@code local} decides on this
+     * instance's share of the key's limits ({@link LocalShares}). A key this member saw denied moments ago is denied
+     * even under {@code allow}: it is hot, and a store slow under that load is no reason to let its flood through.
      */
-    private Decision storeFailed(LiveRule live, TokenBucket bucket, String key, String storeKey, long cost, Throwable cause) {
+    private Decision storeFailed(LiveRule live, BucketLimits limits, String key, String storeKey, long cost, Throwable cause) {
         RuleConfig rule = live.rule();
-        boolean hot = recentDenials.recentlyDenied(storeKey, cost);
-        boolean allow = live.onStoreFailure() == StoreFailurePolicy.ALLOW && !hot;
+        TokenBucket bucket = limits.bucket();
+        StoreFailurePolicy policy = live.onStoreFailure();
+        Decision decision;
+        boolean hot = false;
+        if (policy == StoreFailurePolicy.LOCAL) {
+            Decision local = localShares.decide(rule.name(), storeKey, limits, cost);
+            decision = local != null ? local
+                    : Decisions.storeUnavailable(rule.name(), false, cost, bucket.burst(0), STORE_FAILURE_RETRY_MICROS);
+        } else {
+            hot = recentDenials.recentlyDenied(storeKey, cost);
+            decision = Decisions.storeUnavailable(rule.name(), policy == StoreFailurePolicy.ALLOW && !hot, cost, bucket.burst(0),
+                    STORE_FAILURE_RETRY_MICROS);
+        }
         if (storeFailures.due()) {
             String what = cause == null ? "did not answer within " + Duration.ofNanos(timeoutNanos).toMillis() + " ms"
+                    : cause instanceof QuorumLostException ? "was not asked: " + cause.getMessage()
                     : cause instanceof InterruptedException ? "was interrupted" : "failed";
-            storeFailures.write("Rate-limit store " + what + " for rule '" + rule.name() + "'; " + (allow ? "allowing" : "denying")
-                    + " the request (on-store-failure=" + live.onStoreFailure().name().toLowerCase(java.util.Locale.ROOT)
-                    + (hot ? ", and the key was denied moments ago" : "") + ")", cause);
+            String answered = policy == StoreFailurePolicy.LOCAL ? "deciding on this instance's share of the rule, 1/"
+                    + Math.max(1, cluster.instances()) + " (" + (decision.allowed() ? "allowed" : "denied") + ")"
+                    : decision.allowed() ? "allowing the request" : "denying the request";
+            storeFailures.write("Rate-limit store " + what + " for rule '" + rule.name() + "'; " + answered
+                    + " (on-store-failure=" + policy.name().toLowerCase(java.util.Locale.ROOT)
+                    + (hot ? ", and the key was denied moments ago" : "") + ")",
+                    cause instanceof QuorumLostException ? null : cause);
         }
-        Decision decision = Decisions.storeUnavailable(rule.name(), allow, cost, bucket.burst(0), STORE_FAILURE_RETRY_MICROS);
         Decision answer = live.mode() == Mode.SHADOW ? Decisions.shadow(decision) : decision;
         observer.storeFailed(rule, key, cause == null, answer);
         return answer;

@@ -3,6 +3,7 @@ package io.tollgate.internal.metrics;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.limiter.NearLimit;
+import io.tollgate.internal.store.StoreCluster;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -21,9 +22,9 @@ public class MetricsBinding implements DecisionObserver.Factory {
     Instance<MetricRegistry> registry;
 
     @Override
-    public DecisionObserver create(TollgateConfig config) {
+    public DecisionObserver create(TollgateConfig config, StoreCluster cluster) {
         return registry.isResolvable()
-                ? new MicroProfileMetrics(registry.get(), config.rules().values(), new NearLimit(config.nearLimit()))
+                ? new MicroProfileMetrics(registry.get(), config.rules().values(), new NearLimit(config.nearLimit()), cluster)
                 : DecisionObserver.NONE;
     }
 }

@@ -4,6 +4,7 @@ import io.tollgate.Decision;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.limiter.NearLimit;
+import io.tollgate.internal.store.StoreCluster;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -22,7 +23,8 @@ import org.eclipse.microprofile.metrics.Timer;
  * {@code tollgate.store.failures} by {@code cause} (timeout, error), {@code tollgate.near.limit} (allowed
  * decisions that left the bucket below {@code tollgate.near-limit}), {@code tollgate.bans} (bans started on this
  * member, for a rule with a ban), {@code tollgate.refunds} by {@code result} (refunded, failed) and the timer
- * {@code tollgate.decision.time}. Every metric exists from deployment on, so a rule that never denied shows 0.
+ * {@code tollgate.decision.time}; and the gauge {@code tollgate.cluster.members}, untagged. Every metric exists from
+ * deployment on, so a rule that never denied shows 0.
  * Only loaded where the server offers MicroProfile Metrics.
  */
 public final class MicroProfileMetrics implements DecisionObserver {
@@ -43,11 +45,20 @@ public final class MicroProfileMetrics implements DecisionObserver {
     static final Metadata DECISION_TIME = Metadata.builder().withName("tollgate.decision.time")
             .withDescription("How long rate-limit decisions took their callers, by rule").withUnit(MetricUnits.NANOSECONDS).build();
 
+    static final Metadata CLUSTER_MEMBERS = Metadata.builder().withName("tollgate.cluster.members")
+            .withDescription("Members of the cluster that keeps the rate-limit buckets, as this instance sees it").build();
+
     private final Map<String, RuleMetrics> rules = new HashMap<>();
     private final NearLimit nearLimit;
 
     public MicroProfileMetrics(MetricRegistry registry, Collection<RuleConfig> rules, NearLimit nearLimit) {
+        this(registry, rules, nearLimit, StoreCluster.ALONE);
+    }
+
+    /** @param cluster the store's cluster, whose members the gauge {@code tollgate.cluster.members} counts */
+    public MicroProfileMetrics(MetricRegistry registry, Collection<RuleConfig> rules, NearLimit nearLimit, StoreCluster cluster) {
         this.nearLimit = nearLimit;
+        registry.gauge(CLUSTER_MEMBERS, cluster, StoreCluster::members);
         for (RuleConfig rule : rules) {
             this.rules.put(rule.name(), new RuleMetrics(registry, new Tag("rule", rule.name()), rule.ban() != null));
         }

@@ -120,6 +120,34 @@ public final class LiveRules implements AutoCloseable {
         return overlay == null ? Map.of() : overlay.attributes();
     }
 
+    /**
+     * Catches up with the operator's changes as the store holds them now, on this member's worker: what a missed event
+     * would have told (a change made on the other side of a split, or while a client was away). A rule whose overlay
+     * is as this member has it stays as it is, and tells nobody.
+     *
+     * @param forgetLocal whether this member's cached denials and reserves go too: they may be stale after missed
+     *                    events (a key reset on the other side)
+     */
+    public void catchUp(boolean forgetLocal) {
+        execute(() -> {
+            Map<String, RuleOverlay> stored;
+            try {
+                stored = shared.snapshot();
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "The rule changes could not be read again; they are at the next catch-up", e);
+                return;
+            }
+            for (String rule : config.rules().keySet()) {
+                if (stored.containsKey(rule) || overlays.containsKey(rule)) {
+                    sharedChange(rule, stored.get(rule));
+                }
+                if (forgetLocal) {
+                    store.forgetRule(rule);
+                }
+            }
+        });
+    }
+
     /** Reads the configuration again and applies what changed in it, rule by rule; a rule whose change is refused keeps its values. */
     public void refresh() {
         for (String rule : config.rules().keySet()) {

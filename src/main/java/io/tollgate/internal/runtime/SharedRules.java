@@ -30,6 +30,13 @@ public interface SharedRules extends AutoCloseable {
     /** @return this member, as the changes made here name it */
     String member();
 
+    /**
+     * @return every rule's overlay as the store holds it now, to catch up with changes whose events this member
+     *         missed (a rule without one has none)
+     * @throws RuntimeException if the store cannot be reached now
+     */
+    Map<String, RuleOverlay> snapshot();
+
     @Override
     default void close() {
     }
@@ -51,6 +58,11 @@ public interface SharedRules extends AutoCloseable {
             @Override
             public String member() {
                 return "this instance";
+            }
+
+            @Override
+            public Map<String, RuleOverlay> snapshot() {
+                return Map.copyOf(overlays);
             }
         };
     }

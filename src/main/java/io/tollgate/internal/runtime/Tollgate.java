@@ -13,6 +13,7 @@ import io.tollgate.internal.limiter.TopDenied;
 import io.tollgate.internal.request.HttpRequests;
 import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BucketStore;
+import io.tollgate.internal.store.StoreCluster;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
@@ -37,6 +38,8 @@ public final class Tollgate implements AutoCloseable {
 
     private final TollgateConfig config;
     private final BucketStore store;
+    private final StoreCluster cluster;
+    private final DecisionObserver observer;
     private final Limiter limiter;
     private final RequestGate gate;
     private final HttpRequests httpRequests;
@@ -50,32 +53,34 @@ public final class Tollgate implements AutoCloseable {
      * alive after it is undeployed.
      */
     private final Map<Class<?>, Map<Method, Binding>> bindings = new ConcurrentHashMap<>();
+    private final ClusterWarnings clusterWarnings;
     /** The rules' changes at runtime; set once the deployment has started them. */
     private volatile LiveRules liveRules;
 
     /**
+     * @param store        the store, stacked as it is used; closed with this
+     * @param bans         the rules' bans after repeated denials, shared as the store is; closed with this
+     * @param cluster      the store's cluster, as the quorum, the local shares and the readiness check see it
      * @param resolvers    the key resolvers the rules name, by class name
      * @param observer     told of every decision (the metrics, the application's events)
      * @param httpRequests where the HTTP request being served comes from when JAX-RS did not hand it over
      * @param requests     where the record of each HTTP request is kept
      */
-    public Tollgate(TollgateConfig config, BucketStore store, Map<String, RateLimitKeyResolver> resolvers,
-            DecisionObserver observer, HttpRequests httpRequests, RequestRecords requests) {
-        this(config, store, Bans.local(store), resolvers, observer, httpRequests, requests);
-    }
-
-    /** @param bans the rules' bans after repeated denials, shared as the store is; closed with this */
-    public Tollgate(TollgateConfig config, BucketStore store, Bans bans, Map<String, RateLimitKeyResolver> resolvers,
-            DecisionObserver observer, HttpRequests httpRequests, RequestRecords requests) {
+    public Tollgate(TollgateConfig config, BucketStore store, Bans bans, StoreCluster cluster,
+            Map<String, RateLimitKeyResolver> resolvers, DecisionObserver observer, HttpRequests httpRequests,
+            RequestRecords requests) {
         this.config = config;
         this.store = store;
+        this.cluster = cluster;
+        this.observer = observer;
         this.httpRequests = httpRequests;
         this.requests = requests;
         this.settlesByOutcome = config.rules().values().stream().anyMatch(rule -> !rule.outcomes().isNone());
         TopDenied topDenied = config.topDenied() == 0 ? null : new TopDenied(config.rules().values(), config.topDenied(),
                 TopDenied.stripesForThisMachine(), TopDenied.WALL_CLOCK);
         this.limiter = new Limiter(store, config.storeTimeout(),
-                topDenied == null ? observer : DecisionObserver.both(observer, topDenied), bans);
+                topDenied == null ? observer : DecisionObserver.both(observer, topDenied), bans, cluster, config.cluster().quorum());
+        this.clusterWarnings = ClusterWarnings.start(cluster, config.cluster());
         this.admin = new KeyAdmin(config, store, limiter.bans(), topDenied);
         this.gate = new RequestGate(limiter, name -> {
             RateLimitKeyResolver resolver = resolvers.get(name);
@@ -177,12 +182,28 @@ public final class Tollgate implements AutoCloseable {
         }
     }
 
+    /** @return the store's cluster, as the quorum, the local shares and the readiness check see it */
+    public StoreCluster cluster() {
+        return cluster;
+    }
+
     /**
-     * Asks the store a read-only question (cost 0, nothing is written), bounded by the store timeout.
+     * Tells whether the store's cluster is as large as it should be ({@code tollgate.cluster.min-members} and
+     * {@code tollgate.cluster.quorum}), and if so asks the store a read-only question (cost 0, nothing is written),
+     * bounded by the store timeout.
      *
-     * @return {@code null} if the store answered, else what went wrong
+     * @return {@code null} if the cluster is large enough and the store answered, else what is wrong
      */
     public String probeStore() {
+        String problem = cluster.problem();
+        if (problem != null) {
+            return problem;
+        }
+        int members = cluster.members();
+        int wanted = Math.max(config.cluster().minMembers(), config.cluster().quorum());
+        if (members < wanted) {
+            return ClusterWarnings.tooFew(members, config.cluster(), cluster.discovery());
+        }
         long timeoutMillis = config.storeTimeout().toMillis();
         try {
             store.acquire(PROBE_KEY, PROBE_BUCKET, 0).toCompletableFuture().get(timeoutMillis, TimeUnit.MILLISECONDS);
@@ -202,6 +223,7 @@ public final class Tollgate implements AutoCloseable {
     @Override
     public void close() {
         bindings.clear();
+        clusterWarnings.close();
         LiveRules rules = liveRules;
         if (rules != null) {
             rules.close();
@@ -215,6 +237,11 @@ public final class Tollgate implements AutoCloseable {
             store.close();
         } catch (Exception e) {
             LOG.log(Level.WARNING, "Closing the rate-limit store failed", e);
+        }
+        try {
+            observer.close();
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "Closing the decision observers failed", e);
         }
     }
 }

@@ -114,6 +114,17 @@ public final class Bans implements AutoCloseable {
         }
     }
 
+    /**
+     * Makes this member's copy what the store holds: its bans are added or updated, and the bans it no longer holds
+     * are dropped (lifted or ended elsewhere, while this member missed the news).
+     *
+     * @param stored every ban of the store, store key to its end in µs since the epoch
+     */
+    public void reconcile(Map<String, Long> stored) {
+        copy.putAll(stored);
+        copy.keySet().removeIf(key -> !stored.containsKey(key));
+    }
+
     /** Every ban was dropped from the store at once. */
     public void droppedAll() {
         copy.clear();

@@ -3,6 +3,7 @@ package io.tollgate.internal.telemetry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.limiter.DecisionObserver;
+import io.tollgate.internal.store.StoreCluster;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -19,7 +20,7 @@ public class TelemetryBinding implements DecisionObserver.Factory {
     Instance<OpenTelemetry> openTelemetry;
 
     @Override
-    public DecisionObserver create(TollgateConfig config) {
-        return openTelemetry.isResolvable() ? TelemetryObservers.of(openTelemetry.get(), config) : DecisionObserver.NONE;
+    public DecisionObserver create(TollgateConfig config, StoreCluster cluster) {
+        return openTelemetry.isResolvable() ? TelemetryObservers.of(openTelemetry.get(), config, cluster) : DecisionObserver.NONE;
     }
 }

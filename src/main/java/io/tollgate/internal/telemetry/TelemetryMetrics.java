@@ -6,10 +6,12 @@ import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.metrics.DoubleHistogramBuilder;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.Meter;
+import io.opentelemetry.api.metrics.ObservableLongGauge;
 import io.tollgate.Decision;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.limiter.NearLimit;
+import io.tollgate.internal.store.StoreCluster;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
@@ -38,11 +40,15 @@ final class TelemetryMetrics implements DecisionObserver {
     private final LongCounter nearLimitCount;
     private final LongCounter bans;
     private final DoubleHistogram duration;
+    private final ObservableLongGauge members;
     private final NearLimit nearLimit;
     private final Map<String, RuleAttributes> rules = new HashMap<>();
 
-    TelemetryMetrics(Meter meter, Collection<RuleConfig> rules, NearLimit nearLimit) {
+    TelemetryMetrics(Meter meter, Collection<RuleConfig> rules, NearLimit nearLimit, StoreCluster cluster) {
         this.nearLimit = nearLimit;
+        members = meter.gaugeBuilder("tollgate.cluster.members").ofLongs().setUnit("{member}")
+                .setDescription("Members of the cluster that keeps the rate-limit buckets, as this instance sees it")
+                .buildWithCallback(measurement -> measurement.record(cluster.members()));
         decisions = meter.counterBuilder("tollgate.decisions").setUnit("{decision}")
                 .setDescription("Rate-limit decisions, by rule and outcome (allowed, denied, shadow-denied, banned)").build();
         storeFailures = meter.counterBuilder("tollgate.store.failures").setUnit("{decision}")
@@ -115,6 +121,11 @@ final class TelemetryMetrics implements DecisionObserver {
     }
 
     /** The attribute sets of one rule. */
+    @Override
+    public void close() {
+        members.close();
+    }
+
     private static final class RuleAttributes {
         final Attributes rule;
         /** By {@link Outcome#ordinal()}: allowed, denied, shadow-denied, banned. */

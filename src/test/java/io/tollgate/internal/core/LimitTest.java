@@ -74,4 +74,19 @@ class LimitTest {
         Limit huge = Limit.of(1L << 40, 1_000_000_000L, Duration.ofSeconds(1));
         assertThat(huge.fillMicros()).isEqualTo(1_099_511_628L); // ceil(2^40 / 1000)
     }
+
+    @Test
+    void aShareDividesTheBurstAndTheRateByTheParts() {
+        Limit limit = Limit.of(10, 10, Duration.ofSeconds(1));
+        assertThat(limit.share(1)).isSameAs(limit);
+        assertThat(limit.share(2)).isEqualTo(Limit.of(5, 10, Duration.ofSeconds(2)));
+        assertThat(limit.share(3)).hasToString("10/3s burst 3");
+        assertThat(limit.share(20).burst()).as("at least one token").isEqualTo(1);
+        // three shares never refill faster than the limit: 3 x 10/3s = 10/s
+        assertThat(3 * limit.share(3).refillUnitsPerMicro() * limit.unitsPerToken())
+                .isEqualTo(limit.refillUnitsPerMicro() * limit.share(3).unitsPerToken());
+        Limit slow = Limit.of(100, 100, Limit.MAX_PERIOD);
+        assertThat(slow.share(4)).as("a period that cannot grow: fewer tokens").isEqualTo(Limit.of(25, 25, Limit.MAX_PERIOD));
+        assertThatThrownBy(() -> limit.share(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("parts = 0");
+    }
 }
