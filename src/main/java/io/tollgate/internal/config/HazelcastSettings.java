@@ -77,8 +77,8 @@ public final class HazelcastSettings {
             return this;
         }
         String name = NOT_IN_NAME.matcher(VERSION.matcher(application.get().trim()).replaceFirst("").toLowerCase(Locale.ROOT))
-                .replaceAll("-");
-        if (name.isEmpty() || name.equals("-")) {
+                .replaceAll("-").replaceAll("^-+|-+$", "");
+        if (name.isEmpty()) {
             return this;
         }
         return new HazelcastSettings(DEFAULT_MAP + "-" + name, false, maxEntriesPerMember, backupCount, jndiName, clientAddresses,

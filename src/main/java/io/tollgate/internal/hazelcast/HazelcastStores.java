@@ -173,9 +173,9 @@ public final class HazelcastStores {
     }
 
     /**
-     * @param store a store {@link #open} opened
-     * @param mapName the map of the rule changes (the buckets' map's name and {@code -rules})
-     * @return the rule changes made through the operator API, kept in the store's cluster
+     * @param instance the instance that keeps the rule changes
+     * @param mapName  the map of the rule changes (the buckets' map's name and {@code -rules})
+     * @return the rule changes made through the operator API, kept in {@code instance}'s cluster
      */
     public static SharedRules sharedRules(HazelcastInstance instance, String mapName) {
         return new HazelcastSharedRules(InstanceSource.of(instance), mapName);

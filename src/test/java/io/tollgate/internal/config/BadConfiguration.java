@@ -125,8 +125,12 @@ public final class BadConfiguration {
         add(cases, "tollgate.hazelcast.interface", none, "eth0", "localhost", "10.0.0", "10.0.0.256", "10.0.0.20-10");
         add(cases, "tollgate.hazelcast.port", none, "0", "65536", "http");
         add(cases, "tollgate.hazelcast.members", none, "hz1:x", "a:1:2", "h:123456", "10.0.0.*", "10.0.0.1-3:5701");
+        add(cases, "tollgate.hazelcast.kubernetes.service-dns", Map.of("tollgate.hazelcast.cluster-name", "prod"), "my service",
+                "-tollgate.shop.svc", "tollgate..svc", "tollgate_shop.svc");
         add(cases, "tollgate.hazelcast.serialization", none, "java", "kryo");
         add(cases, "tollgate.hazelcast.coalescing", none, "maybe", "on");
+        add(cases, "tollgate.cluster.min-members", none, "0", "1001", "two", "1.5");
+        add(cases, "tollgate.cluster.quorum", none, "-1", "1001", "majority");
         add(cases, "tollgate.admin.enabled", Map.of("tollgate.admin.role", "ops"), "yes", "1");
         return cases;
     }

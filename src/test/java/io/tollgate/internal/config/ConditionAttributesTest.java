@@ -33,7 +33,7 @@ class ConditionAttributesTest {
         assertThat(rule.appliesTo(FakeRequest.request().method("POST").roles("admin").incoming())).as("exempt").isFalse();
         assertThat(rule.appliesTo(null)).isFalse();
         assertThat(rule).hasToString("search [10/1s burst 10] key=header:X-Api-Key cost=1 match=method=POST|PUT, header:X-Tier!=gold"
-                + " mode=ENFORCE on-store-failure=ALLOW exempt=ip=10.0.0.0/8, role=admin on-missing-key=REJECT");
+                + " mode=ENFORCE on-store-failure=LOCAL exempt=ip=10.0.0.0/8, role=admin on-missing-key=REJECT");
     }
 
     @Test

@@ -101,4 +101,66 @@ class HazelcastPropertiesTest {
         assertThat(read("tollgate.hazelcast.config", file).hazelcast().memberConfig()).contains(file);
         assertThat(read("tollgate.hazelcast.client.config", file).hazelcast().clientConfig()).contains(file);
     }
+
+    @ParameterizedTest(name = "members {0}")
+    @ValueSource(strings = {"198.18.0.1:5701,198.18.0.2:5701", "127.0.0.1:5701,hz2.example.invalid"})
+    void membersOnOtherHostsNeedAConfiguredClusterName(String members) {
+        String elsewhere = members.startsWith("127") ? "hz2.example.invalid" : "198.18.0.1:5701, 198.18.0.2:5701";
+        assertThat(problems("tollgate.hazelcast.members", members)).containsExactly(
+                "tollgate.hazelcast.cluster-name is not set: tollgate.hazelcast.members = '" + members + "' names " + elsewhere
+                        + ", not on this host, and the name Tollgate makes up without one is private to one OS user on one host: "
+                        + "each host would limit alone. Give every instance the same cluster name (it is the cluster's shared "
+                        + "secret)");
+        assertThat(read("tollgate.hazelcast.members", members, "tollgate.hazelcast.cluster-name", "shop").hazelcast().members())
+                .hasSize(2);
+        assertThat(read("tollgate.hazelcast.members", members, "tollgate.hazelcast.config", "/etc/hazelcast.yaml").hazelcast()
+                .memberConfig()).as("a configuration file names its cluster itself").isPresent();
+    }
+
+    @ParameterizedTest(name = "members {0}")
+    @ValueSource(strings = {"127.0.0.1:5701,127.0.0.1:5702", "localhost", "[::1]:5701", "127.0.0.2"})
+    void membersOnThisHostNeedNoClusterName(String members) {
+        assertThat(read("tollgate.hazelcast.members", members).hazelcast().clusterName()).isEmpty();
+    }
+
+    @Test
+    void kubernetesDiscoveryNeedsAConfiguredClusterName() {
+        assertThat(problems("tollgate.hazelcast.kubernetes.service-dns", "tollgate.shop.svc.cluster.local")).containsExactly(
+                "tollgate.hazelcast.cluster-name is not set: members found through tollgate.hazelcast.kubernetes.service-dns = "
+                        + "'tollgate.shop.svc.cluster.local' run on other hosts, and the name Tollgate makes up without one is "
+                        + "private to one OS user on one host: each host would limit alone. Give every instance the same "
+                        + "cluster name (it is the cluster's shared secret)");
+        assertThat(read("tollgate.hazelcast.kubernetes.service-dns", " tollgate.shop.svc.cluster.local ",
+                "tollgate.hazelcast.cluster-name", "shop").hazelcast().kubernetesServiceDns()).contains("tollgate.shop.svc.cluster.local");
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+        "shop                  | tollgate-buckets-shop",
+        "Shop-1.4.2            | tollgate-buckets-shop",
+        "orders-api-2.0-SNAPSHOT | tollgate-buckets-orders-api",
+        "billing:3.1           | tollgate-buckets-billing",
+        "my app (eu)           | tollgate-buckets-my-app-eu",
+    })
+    void eachApplicationHasItsOwnMapByDefaultWhateverItsVersion(String application, String map) {
+        assertThat(read().hazelcast().forApplication(java.util.Optional.of(application)).mapName()).isEqualTo(map);
+    }
+
+    @Test
+    void aConfiguredMapOrAnUnknownApplicationKeepsItsMap() {
+        assertThat(read("tollgate.hazelcast.map", "shared").hazelcast().forApplication(java.util.Optional.of("shop")).mapName())
+                .isEqualTo("shared");
+        assertThat(read().hazelcast().forApplication(java.util.Optional.empty()).mapName()).isEqualTo("tollgate-buckets");
+        assertThat(read().hazelcast().forApplication(java.util.Optional.of("-1.0")).mapName()).isEqualTo("tollgate-buckets");
+    }
+
+    @Test
+    void aClusterOfSeveralMembersIsMeaninglessForTheInMemoryStore() {
+        assertThat(problems("tollgate.store", "memory", "tollgate.cluster.min-members", "2", "tollgate.cluster.quorum", "2"))
+                .containsExactly("tollgate.cluster.min-members = '2': tollgate.store=memory keeps the buckets in this JVM alone, one member",
+                        "tollgate.cluster.quorum = '2': tollgate.store=memory keeps the buckets in this JVM alone, one member");
+        ClusterSettings cluster = read("tollgate.cluster.min-members", "3", "tollgate.cluster.quorum", "2").cluster();
+        assertThat(cluster).isEqualTo(new ClusterSettings(3, 2));
+        assertThat(read().cluster()).isEqualTo(ClusterSettings.DEFAULT);
+    }
 }

@@ -102,7 +102,7 @@ class RuleAttributesTest {
         assertThat(rule.mode()).isEqualTo(Mode.ENFORCE);
         assertThat(rule.onStoreFailure()).isEqualTo(StoreFailurePolicy.ALLOW);
         assertThat(config.pathRules()).isEmpty();
-        assertThat(rule).hasToString("search [10/1s burst 10] key=ip cost=1 mode=ENFORCE on-store-failure=ALLOW");
+        assertThat(rule).hasToString("search [10/1s burst 10] key=ip cost=1 mode=ENFORCE on-store-failure=LOCAL");
     }
 
     @Test
@@ -261,7 +261,7 @@ class RuleAttributesTest {
     @Test
     void refusesABadOnStoreFailure() {
         assertThat(problems(RULE + "rate", "10", RULE + "on-store-failure", "open")).containsExactly(
-                "tollgate.rules.search.on-store-failure = 'open': must be one of allow, deny");
+                "tollgate.rules.search.on-store-failure = 'open': must be one of local, allow, deny");
     }
 
     @Test
@@ -279,7 +279,7 @@ class RuleAttributesTest {
         assertThat(login.outcomes().refunds(CallResult.status(401))).isFalse();
         assertThat(login.outcomes().refunds(CallResult.status(403))).isFalse();
         assertThat(login.outcomes().refunds(CallResult.method(null))).as("no status: not a 401").isTrue();
-        assertThat(login).hasToString("search [10/1s burst 10] key=ip cost=1 mode=ENFORCE on-store-failure=ALLOW"
+        assertThat(login).hasToString("search [10/1s burst 10] key=ip cost=1 mode=ENFORCE on-store-failure=LOCAL"
                 + " charge-on=status:401, status:403");
 
         RuleConfig flaky = read(RULE + "rate", "10", RULE + "refund-on", "status:5xx, exception:java.io.UncheckedIOException")

@@ -58,7 +58,7 @@ class SharedRuleChangesTest {
         BucketStore store = StoreStack.DEFAULT.over(buckets);
         List<RateLimitRuleChanged> events = new CopyOnWriteArrayList<>();
         LiveRules rules = new LiveRules(config, new RuleEditor(settings, List.of(), config), store,
-                HazelcastStores.sharedRules(buckets, map + "-rules"), events::add, () -> "operator-" + index).start();
+                HazelcastStores.sharedRules(cluster.member(index), map + "-rules"), events::add, () -> "operator-" + index).start();
         opened.add(rules);
         opened.add(store);
         return new Member(config, new Limiter(store, Duration.ofSeconds(10)), rules, events);
