@@ -50,7 +50,7 @@ class AdminResourceTest {
             assertThat(app.get("tollgate/admin/rules", OPERATOR, "ops", "X-Test-Roles", "tollgate-admin").body())
                     .isEqualTo("[{\"name\":\"search\",\"limits\":[{\"tokens\":1,\"period\":\"PT1H\",\"burst\":2}],"
                             + "\"key\":\"header:X-Api-Key\",\"cost\":\"1\",\"match\":\"\",\"exempt\":\"\",\"onMissingKey\":\"shared\","
-                            + "\"paths\":[],\"mode\":\"enforce\",\"onStoreFailure\":\"allow\",\"overrides\":{},\"ban\":\"\","
+                            + "\"paths\":[],\"mode\":\"enforce\",\"onStoreFailure\":\"local\",\"overrides\":{},\"ban\":\"\","
                             + "\"limitsFrom\":\"\",\"maxLimit\":\"\"}]");
 
             String key = "client/with slashes?&=%2F";

@@ -42,7 +42,7 @@ class RateLimitAdminTest {
                             "header:X-Api-Key, path", "header:x-weight", "jwt:plan=free", "", "shared", List.of("/llm/**"), "shadow",
                             "deny", Map.of(), "", "", ""),
                     new RuleDescription("search", List.of(new RuleDescription.Limit(1, Duration.ofHours(1), 3)),
-                            "ip", "1", "", "", "shared", List.of(), "enforce", "allow", Map.of(), "", "", ""));
+                            "ip", "1", "", "", "shared", List.of(), "enforce", "local", Map.of(), "", "", ""));
 
             String key = "203.0.113.7";
             limiter.tryAcquire("search", key, 2);

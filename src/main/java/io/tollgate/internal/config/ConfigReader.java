@@ -64,6 +64,7 @@ public final class ConfigReader {
                 admin(),
                 read(GlobalProperties.CONFIG_REFRESH),
                 read(GlobalProperties.TOP_DENIED));
+        ConfigChecks.clusterOnAStoreOfOneMember(config.cluster(), config.storeType(), problems);
         problems.throwIfAny();
         return config;
     }
@@ -139,9 +140,7 @@ public final class ConfigReader {
     }
 
     private ClusterSettings cluster() {
-        ClusterSettings cluster = new ClusterSettings(read(GlobalProperties.MIN_MEMBERS), read(GlobalProperties.QUORUM));
-        ConfigChecks.clusterOnAStoreOfOneMember(cluster, read(GlobalProperties.STORE), problems);
-        return cluster;
+        return new ClusterSettings(read(GlobalProperties.MIN_MEMBERS), read(GlobalProperties.QUORUM));
     }
 
     private HazelcastSettings hazelcast() {
@@ -151,7 +150,8 @@ public final class ConfigReader {
         ConfigChecks.clientHasClusterName(clientAddresses, clientConfig, clusterName, problems);
         List<String> members = read(GlobalProperties.MEMBERS);
         Optional<String> serviceDns = read(GlobalProperties.KUBERNETES_SERVICE_DNS);
-        ConfigChecks.otherHostsHaveClusterName(members, serviceDns, clusterName, read(GlobalProperties.MEMBER_CONFIG),
+        Optional<String> memberConfig = read(GlobalProperties.MEMBER_CONFIG);
+        ConfigChecks.otherHostsHaveClusterName(members, serviceDns, clusterName, memberConfig,
                 settings.get(GlobalProperties.MEMBERS.name()).orElse(""), problems);
         return new HazelcastSettings(
                 read(GlobalProperties.HAZELCAST_MAP),
@@ -161,7 +161,7 @@ public final class ConfigReader {
                 clientAddresses,
                 clientConfig,
                 clusterName,
-                read(GlobalProperties.MEMBER_CONFIG),
+                memberConfig,
                 read(GlobalProperties.INTERFACE),
                 read(GlobalProperties.PORT),
                 members,

@@ -5,14 +5,17 @@ import com.hazelcast.config.EvictionPolicy;
 import com.hazelcast.config.InMemoryFormat;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MaxSizePolicy;
+import com.hazelcast.config.MergePolicyConfig;
+import io.tollgate.hazelcast.TollgateMergePolicy;
 import io.tollgate.internal.config.GlobalProperties;
 import io.tollgate.internal.config.HazelcastSettings;
 
 /**
  * The IMap settings Tollgate wants: one synchronous backup, values kept as objects (the entry
- * processor then reads and writes them without deserializing), and a bound on the number of
- * buckets per member, past which the least recently used buckets are evicted. Per-entry
- * time-to-live is set by the processor itself.
+ * processor then reads and writes them without deserializing), a bound on the number of
+ * buckets per member, past which the least recently used buckets are evicted, and
+ * {@link TollgateMergePolicy} for the merge after a split. Per-entry time-to-live is set by the
+ * processor itself.
  */
 public final class BucketMapConfig {
 
@@ -38,6 +41,7 @@ public final class BucketMapConfig {
             throw new IllegalArgumentException("backupCount = " + backupCount + ": must be between 1 and " + MapConfig.MAX_BACKUP_COUNT);
         }
         return new MapConfig(mapName)
+                .setMergePolicyConfig(new MergePolicyConfig(TollgateMergePolicy.class.getName(), MergePolicyConfig.DEFAULT_BATCH_SIZE))
                 .setBackupCount(backupCount)
                 .setAsyncBackupCount(0)
                 .setReadBackupData(false)

@@ -329,8 +329,13 @@ public final class HazelcastStores {
             join.getMulticastConfig().setEnabled(false);
             join.getAutoDetectionConfig().setEnabled(false);
             join.getTcpIpConfig().setEnabled(false);
-            join.getDiscoveryConfig().addDiscoveryStrategyConfig(new DiscoveryStrategyConfig(
-                    new MemberDiscovery(settings.members(), settings.port(), ListeningSockets.system())));
+            if (settings.kubernetesServiceDns().isPresent()) {
+                KubernetesDiscovery.configure(join, settings.kubernetesServiceDns().get(), settings.port());
+            } else {
+                join.getDiscoveryConfig().addDiscoveryStrategyConfig(new DiscoveryStrategyConfig(
+                        new MemberDiscovery(settings.members(), settings.port(), ListeningSockets.system())));
+            }
+            FailureTimings.applyTo(config);
             // the plain network settings are not used with the advanced ones; off all the same
             config.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
             config.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);

@@ -176,7 +176,8 @@ class GlobalPropertiesTest {
                 + "tollgate.hazelcast.backup-count, tollgate.hazelcast.jndi-name, tollgate.hazelcast.client.addresses, "
                 + "tollgate.hazelcast.client.config, tollgate.hazelcast.cluster-name, tollgate.hazelcast.config, "
                 + "tollgate.hazelcast.interface, tollgate.hazelcast.port, tollgate.hazelcast.members, "
-                + "tollgate.hazelcast.serialization, tollgate.hazelcast.coalescing, tollgate.admin.enabled, tollgate.admin.role";
+                + "tollgate.hazelcast.kubernetes.service-dns, tollgate.hazelcast.serialization, tollgate.hazelcast.coalescing, "
+                + "tollgate.cluster.min-members, tollgate.cluster.quorum, tollgate.admin.enabled, tollgate.admin.role";
         assertThat(problems("tollgate.header", "legacy", "tollgate.hazelcast.backups", "2")).containsExactly(
                 "tollgate.header = 'legacy': " + known,
                 "tollgate.hazelcast.backups = '2': " + known);

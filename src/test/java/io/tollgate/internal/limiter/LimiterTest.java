@@ -156,6 +156,85 @@ class LimiterTest {
         }
     }
 
+    /** Two instances share the store: while it fails, each limits at half the rule, and nothing is charged to the store. */
+    @Test
+    void theLocalPolicyLimitsAtThisInstancesShareWhileTheStoreFails() {
+        Limiter halves = new Limiter(store, Duration.ofMillis(100), observer, io.tollgate.internal.store.Bans.local(store),
+                new FixedCluster(2, 2), 0);
+        RuleConfig local = TestRules.read(Map.of("tollgate.rules.r.rate", "1/1h", "tollgate.rules.r.burst", "10")).rule("r");
+        switchable.mode = Mode.FAIL;
+        List<Decision> decisions = new java.util.ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            decisions.add(halves.check(local, "k", 1));
+        }
+        assertThat(decisions).allSatisfy(decision -> assertThat(decision.storeUnavailable()).isTrue());
+        assertThat(decisions).extracting(Decision::allowed).containsExactly(true, true, true, true, true, false, false, false);
+        assertThat(decisions.get(4).remaining()).isZero();
+        assertThat(decisions.get(4).limit()).as("the share's burst").isEqualTo(5);
+        assertThat(decisions.get(5).retryAfter()).as("one token of the share: 1/2h").isEqualTo(Duration.ofHours(2));
+        assertThat(halves.check(local, "other", 1).allowed()).as("each key its own share").isTrue();
+        switchable.mode = Mode.WORK;
+        Decision back = halves.check(local, "k", 1);
+        assertThat(back.storeUnavailable()).isFalse();
+        assertThat(back.remaining()).as("the store was charged nothing meanwhile").isEqualTo(9);
+    }
+
+    @Test
+    void aShareTooSmallForTheCostDeniesIt() {
+        Limiter twentieths = new Limiter(store, Duration.ofMillis(100), observer, io.tollgate.internal.store.Bans.local(store),
+                new FixedCluster(20, 20), 0);
+        RuleConfig local = TestRules.read(Map.of("tollgate.rules.r.rate", "1/1h", "tollgate.rules.r.burst", "10")).rule("r");
+        switchable.mode = Mode.FAIL;
+        assertThat(twentieths.check(local, "k", 1).allowed()).as("a share holds at least one token").isTrue();
+        Decision tooCostly = twentieths.check(local, "j", 2);
+        assertThat(tooCostly.allowed()).isFalse();
+        assertThat(tooCostly.storeUnavailable()).isTrue();
+        assertThat(tooCostly.retryAfterSeconds()).isEqualTo(1);
+    }
+
+    @Test
+    void belowTheQuorumTheStoreIsNotAskedAndThePolicyAnswers() {
+        FixedCluster cluster = new FixedCluster(1, 3);
+        Limiter quorate = new Limiter(store, Duration.ofMillis(100), observer, io.tollgate.internal.store.Bans.local(store),
+                cluster, 2);
+        RuleConfig deny = rule("deny");
+        Decision lost = quorate.check(deny, "q", 1);
+        assertThat(lost.storeUnavailable()).isTrue();
+        assertThat(lost.allowed()).isFalse();
+        assertThat(observer.events).containsExactly("r q error: denied", "r q denied");
+        cluster.members = 2;
+        Decision asked = quorate.check(deny, "q", 1);
+        assertThat(asked.allowed()).isTrue();
+        assertThat(asked.storeUnavailable()).isFalse();
+        assertThat(asked.remaining()).as("the denial before charged nothing").isEqualTo(1);
+    }
+
+    /** A cluster of a set size, as the store would see it. */
+    private static final class FixedCluster implements io.tollgate.internal.store.StoreCluster {
+        volatile int members;
+        final int instances;
+
+        FixedCluster(int members, int instances) {
+            this.members = members;
+            this.instances = instances;
+        }
+
+        @Override
+        public int members() {
+            return members;
+        }
+
+        @Override
+        public int instances() {
+            return instances;
+        }
+
+        @Override
+        public String discovery() {
+            return "a test";
+        }
+    }
+
     private enum Mode { WORK, FAIL, HANG, PENDING }
 
     private static final class SwitchableStore implements BucketStore {

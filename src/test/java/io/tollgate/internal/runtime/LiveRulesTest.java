@@ -99,7 +99,7 @@ class LiveRulesTest {
         LiveRule before = rule.live();
         Map<String, String> now = rules.change("search", Map.of("rate", "100/1s", "burst", "200", "mode", "shadow"));
         assertThat(now).containsEntry("limits", "100/1s burst 200").containsEntry("mode", "shadow")
-                .containsEntry("on-store-failure", "allow").containsEntry("overrides", "");
+                .containsEntry("on-store-failure", "local").containsEntry("overrides", "");
         assertThat(config.rule("search")).isSameAs(rule);
         assertThat(rule.live()).isNotSameAs(before);
         assertThat(before.values()).containsEntry("limits", "10/1s burst 10").containsEntry("mode", "enforce");
@@ -204,5 +204,55 @@ class LiveRulesTest {
         rules.refresh(); // a key changed in the configuration refuses the rule's change whole
         assertThat(rules.current("search")).containsEntry("limits", "30/1s burst 10");
         assertThat(events).hasSize(before);
+    }
+
+    /**
+     * A member that missed the events of a change and of its revert (the other side of a split made them) catches up
+     * from what the store holds: the change applies, then the revert, each told once, and a catch-up that finds
+     * nothing new tells nobody.
+     */
+    @Test
+    void aCatchUpAppliesTheChangesWhoseEventsWereMissedAndOnlyThose() {
+        rules.close();
+        Map<String, RuleOverlay> stored = new ConcurrentHashMap<>();
+        SharedRules missesEvents = new SharedRules() {
+            @Override
+            public Map<String, RuleOverlay> start(java.util.function.BiConsumer<String, RuleOverlay> listener) {
+                return Map.of(); // never tells the listener anything
+            }
+
+            @Override
+            public RuleOverlay update(String rule, java.util.function.UnaryOperator<RuleOverlay> change) {
+                return stored.compute(rule, (name, overlay) -> change.apply(overlay));
+            }
+
+            @Override
+            public String member() {
+                return "member 1";
+            }
+
+            @Override
+            public Map<String, RuleOverlay> snapshot() {
+                return Map.copyOf(stored);
+            }
+        };
+        rules = new LiveRules(config, new RuleEditor(Settings.of(properties), List.of(), config),
+                store, missesEvents, events::add, () -> null).start();
+        stored.put("search", new RuleOverlay(Map.of("burst", "3"), "member 2", "ops", java.time.Instant.now()));
+
+        rules.catchUp(false);
+        io.tollgate.testing.Await.until("the change applied", Duration.ofSeconds(10),
+                () -> "10/1s burst 3".equals(search().live().values().get("limits")));
+        rules.catchUp(false);
+        stored.remove("search");
+        rules.catchUp(true);
+        io.tollgate.testing.Await.until("the revert applied", Duration.ofSeconds(10),
+                () -> "10/1s burst 10".equals(search().live().values().get("limits")));
+        rules.catchUp(false);
+        rules.catchUp(false);
+        io.tollgate.testing.Await.until("the catch-ups done", Duration.ofSeconds(10), () -> events.size() >= 2);
+        assertThat(events).extracting(RateLimitRuleChanged::changes).containsExactly(
+                Map.of("limits", new RateLimitRuleChanged.Change("10/1s burst 10", "10/1s burst 3")),
+                Map.of("limits", new RateLimitRuleChanged.Change("10/1s burst 3", "10/1s burst 10")));
     }
 }

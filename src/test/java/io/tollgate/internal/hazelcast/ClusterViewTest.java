@@ -1,0 +1,74 @@
+package io.tollgate.internal.hazelcast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import io.tollgate.testing.Await;
+import io.tollgate.testing.HazelcastTestCluster;
+import io.tollgate.testing.SharedCluster;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** What an instance knows of its cluster: its members, the instances sharing its map, when to catch up. */
+@ExtendWith(SharedCluster.class)
+class ClusterViewTest {
+
+    @Test
+    void instancesAreTheMostCountedOverTheLastTwoMinutes() {
+        try (ClusterTasks tasks = new ClusterTasks()) {
+            ClusterView view = new ClusterView("m", () -> "nowhere", tasks);
+            view.counted(0, 3);
+            view.counted(60_000, 1);
+            assertThat(view.instances()).as("three a minute ago still count").isEqualTo(3);
+            view.counted(120_001, 1);
+            assertThat(view.instances()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void countsTheMembersAndTheInstancesOfItsOwnMapOnly(HazelcastTestCluster cluster) {
+        String map = "view-" + UUID.randomUUID();
+        List<ClusterView> views = new CopyOnWriteArrayList<>();
+        try (ClusterTasks tasks = new ClusterTasks()) {
+            for (int i = 0; i < cluster.members().size(); i++) {
+                ClusterView view = new ClusterView(i == 0 ? "other-" + map : map, () -> "test", tasks);
+                view.attach(cluster.member(i));
+                views.add(view.start());
+            }
+            Await.until("each view counting the others of its map", Duration.ofSeconds(60),
+                    () -> views.get(1).instances() == cluster.members().size() - 1);
+            assertThat(views).allSatisfy(view -> assertThat(view.members()).isEqualTo(cluster.members().size()));
+            assertThat(views.get(0).instances()).as("alone on its map").isEqualTo(1);
+        } finally {
+            views.forEach(ClusterView::close);
+        }
+    }
+
+    @Test
+    void aMemberThatJoinsMakesTheViewCatchUp() {
+        List<Boolean> catchUps = new CopyOnWriteArrayList<>();
+        try (ClusterTasks tasks = new ClusterTasks(); HazelcastTestCluster one = HazelcastTestCluster.start(1)) {
+            ClusterView view = new ClusterView("m", () -> "test", tasks);
+            view.onCatchUp(catchUps::add);
+            view.attach(one.member(0));
+            assertThat(view.members()).isEqualTo(1);
+            int port = HazelcastTestCluster.freePorts(1).get(0);
+            HazelcastInstance joiner = Hazelcast.newHazelcastInstance(HazelcastTestCluster.memberConfig(one.name(), 1, port,
+                    List.of(one.address(0), "127.0.0.1:" + port), true));
+            try {
+                Await.until("a catch-up after the join", Duration.ofSeconds(60), () -> catchUps.contains(true));
+                assertThat(view.members()).isEqualTo(2);
+                joiner.shutdown();
+                Await.until("the member gone", Duration.ofSeconds(60), () -> view.members() == 1);
+            } finally {
+                joiner.getLifecycleService().terminate();
+                view.close();
+            }
+        }
+    }
+}
