@@ -100,7 +100,7 @@ class RuleAttributesTest {
         assertThat(rule.paths()).isEmpty();
         assertThat(rule.appliesToPath("/")).isFalse();
         assertThat(rule.mode()).isEqualTo(Mode.ENFORCE);
-        assertThat(rule.onStoreFailure()).isEqualTo(StoreFailurePolicy.ALLOW);
+        assertThat(rule.onStoreFailure()).isEqualTo(StoreFailurePolicy.LOCAL);
         assertThat(config.pathRules()).isEmpty();
         assertThat(rule).hasToString("search [10/1s burst 10] key=ip cost=1 mode=ENFORCE on-store-failure=LOCAL");
     }
