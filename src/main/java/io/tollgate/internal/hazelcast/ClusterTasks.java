@@ -1,6 +1,7 @@
 package io.tollgate.internal.hazelcast;
 
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -44,10 +45,16 @@ final class ClusterTasks implements AutoCloseable {
 
     /** Runs {@code task} every {@code seconds} from now on. */
     void every(long seconds, Runnable task) {
+        everyMillis(TimeUnit.SECONDS.toMillis(seconds), task);
+    }
+
+    /** @return the repetition of {@code task} every {@code millis} from now on, to cancel; {@code null} after {@link #close} */
+    Future<?> everyMillis(long millis, Runnable task) {
         try {
-            executor.scheduleWithFixedDelay(guarded(task), seconds, seconds, TimeUnit.SECONDS);
+            return executor.scheduleWithFixedDelay(guarded(task), millis, millis, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             LOG.log(Level.FINE, "Tollgate has stopped; a cluster task is left out", e);
+            return null;
         }
     }
 

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -51,6 +52,7 @@ public final class HazelcastBackend implements InstanceSource, AutoCloseable {
     private volatile HazelcastBucketStore store;
     private volatile Consumer<String> forget;
     private volatile boolean closing;
+    private Future<?> watch;
 
     /**
      * @param instance  the instance to start with
@@ -127,6 +129,10 @@ public final class HazelcastBackend implements InstanceSource, AutoCloseable {
         store = nextStore;
         view.attach(next);
         if (starter != null) {
+            if (watch != null) {
+                watch.cancel(false);
+            }
+            watch = ConnectionWatch.start(next, tasks);
             next.getLifecycleService().addLifecycleListener(event -> {
                 if (event.getState() == LifecycleEvent.LifecycleState.SHUTDOWN && !closing) {
                     died(next, Instant.now());

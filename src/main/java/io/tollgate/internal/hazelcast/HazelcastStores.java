@@ -15,12 +15,14 @@ import com.hazelcast.config.InvalidConfigurationException;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.ListenerConfig;
 import com.hazelcast.config.MapConfig;
+import com.hazelcast.config.MergePolicyConfig;
 import com.hazelcast.config.ServerSocketEndpointConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.core.LifecycleListener;
 import io.tollgate.TollgateHazelcast;
+import io.tollgate.hazelcast.TollgateMergePolicy;
 import io.tollgate.internal.config.HazelcastSettings;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
@@ -183,6 +185,12 @@ public final class HazelcastStores {
 
     private static HazelcastBackend borrowed(HazelcastInstance instance, HazelcastSettings settings, MapConfig mapConfig,
             Duration timeout, String what, Supplier<String> discovery) {
+        if (!mergePolicyLoads(instance)) {
+            LOG.info("Tollgate's merge policy is not visible to " + what + "'s class loader (a server's instance loads no "
+                    + "application class by name): after a split, map " + settings.mapName() + " merges by Hazelcast's default "
+                    + "policy, the larger side's bucket winning where both sides kept one");
+            mapConfig.setMergePolicyConfig(new MergePolicyConfig());
+        }
         addMapConfig(instance, mapConfig);
         // the member advertises the newest wire version only where it surely reads it: with this very factory
         boolean ours = factoryOfThisTollgate(instance);
@@ -213,6 +221,22 @@ public final class HazelcastStores {
         return new HazelcastBackend(instance, settings.mapName(),
                 current -> new HazelcastBucketStore(current, settings.mapName(), byTypeId, timeout, advertise), null, what,
                 discovery, onClose);
+    }
+
+    /**
+     * @return whether the members of {@code instance} find {@link TollgateMergePolicy} by name, as Hazelcast loads it: with
+     *         the configuration's class loader, else with its own classes' (an instance the server started sees none of the
+     *         application's classes)
+     */
+    private static boolean mergePolicyLoads(HazelcastInstance instance) {
+        try {
+            ClassLoader loader = instance.getConfig().getClassLoader();
+            Class<?> found = Class.forName(TollgateMergePolicy.class.getName(), false,
+                    loader != null ? loader : HazelcastInstance.class.getClassLoader());
+            return found == TollgateMergePolicy.class;
+        } catch (ClassNotFoundException | RuntimeException | LinkageError e) {
+            return false;
+        }
     }
 
     private static boolean factoryOfThisTollgate(HazelcastInstance instance) {
