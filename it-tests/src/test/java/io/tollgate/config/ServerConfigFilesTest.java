@@ -67,7 +67,14 @@ class ServerConfigFilesTest {
         assertEquals(List.of("127.0.0.1"), List.copyOf(config.getNetworkConfig().getInterfaces().getInterfaces()));
         assertEquals("false", config.getProperty("hazelcast.socket.bind.any"));
 
-        MapConfig map = config.getMapConfig("tollgate-buckets");
+        assertEquals("10", config.getProperty("hazelcast.max.no.heartbeat.seconds"));
+        assertEquals("5", config.getProperty("hazelcast.merge.next.run.delay.seconds"));
+        for (String name : List.of("tollgate-buckets", "tollgate-buckets-shop")) {
+            assertEquals("io.tollgate.hazelcast.TollgateMergePolicy", config.getMapConfig(name).getMergePolicyConfig().getPolicy(),
+                    "the merge policy of map " + name);
+        }
+        Class.forName("io.tollgate.hazelcast.TollgateMergePolicy"); // the class it names exists
+        MapConfig map = config.getMapConfig("tollgate-buckets-shop");
         assertEquals(1, map.getBackupCount());
         assertEquals(InMemoryFormat.OBJECT, map.getInMemoryFormat());
         assertEquals(EvictionPolicy.LRU, map.getEvictionConfig().getEvictionPolicy());

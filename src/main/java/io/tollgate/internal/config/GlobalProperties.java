@@ -46,7 +46,7 @@ public final class GlobalProperties {
     public static final Property<Integer> HAZELCAST_MAX_ENTRIES = Property.of("tollgate.hazelcast.max-entries-per-member", "1000000",
             Parsers.integer(1, Integer.MAX_VALUE));
     static final Property<Integer> HAZELCAST_BACKUPS = Property.of("tollgate.hazelcast.backup-count", "1", Parsers.integer(1, 6));
-    static final Property<Optional<String>> HAZELCAST_JNDI = Property.of("tollgate.hazelcast.jndi-name", "payara/Hazelcast",
+    static final Property<Optional<String>> HAZELCAST_JNDI = Property.of("tollgate.hazelcast.jndi-name", HazelcastSettings.DEFAULT_JNDI_NAME,
             Parsers.optionalText());
     static final Property<List<String>> CLIENT_ADDRESSES = Property.described("tollgate.hazelcast.client.addresses", List.of(),
             Parsers.addresses(true), "(none)");

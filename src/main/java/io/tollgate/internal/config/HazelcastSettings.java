@@ -11,6 +11,8 @@ public final class HazelcastSettings {
     /** How processors travel: by type id, by class name, or chosen by where the instance comes from. */
     public enum Serialization { AUTO, IDENTIFIED, DATA_SERIALIZABLE }
 
+    /** Where Payara keeps its Data Grid's instance, the JNDI name tried by default. */
+    public static final String DEFAULT_JNDI_NAME = "payara/Hazelcast";
     /** The map when none is configured and the application's name is not known. */
     public static final String DEFAULT_MAP = "tollgate-buckets";
     /** A trailing version of an application's name: {@code -1.4.2}, {@code -2.0-SNAPSHOT}, {@code :1.0}. */

@@ -81,16 +81,17 @@ public final class HazelcastStores {
         HazelcastInstance produced = application.get();
         if (produced != null) {
             LOG.info("Tollgate keeps its buckets in the application's @TollgateHazelcast instance, map " + settings.mapName());
-            return borrowed(produced, settings, mapConfig, timeout, "the application's instance",
+            return borrowed(produced, false, settings, mapConfig, timeout, "the application's instance",
                     () -> "the application's @TollgateHazelcast instance, as the application configured it");
         }
         HazelcastInstance server = settings.jndiName().map(HazelcastStores::lookup).orElse(null);
         if (server != null) {
             LOG.info("Tollgate keeps its buckets in the server's Hazelcast instance (" + settings.jndiName().get()
                     + "), map " + settings.mapName());
-            return borrowed(server, settings, mapConfig, timeout, "the server's instance",
+            return borrowed(server, true, settings, mapConfig, timeout, "the server's instance",
                     () -> "the server's Hazelcast instance (" + settings.jndiName().get() + "), as the server configured it");
         }
+        settings.jndiName().ifPresent(name -> notFound(name, settings));
         if (settings.clientMode()) {
             ClientConfig clientConfig = clientConfig(settings);
             HazelcastInstance client = client(clientConfig, mapConfig);
@@ -183,8 +184,9 @@ public final class HazelcastStores {
         return new HazelcastSharedRules(InstanceSource.of(instance), mapName);
     }
 
-    private static HazelcastBackend borrowed(HazelcastInstance instance, HazelcastSettings settings, MapConfig mapConfig,
-            Duration timeout, String what, Supplier<String> discovery) {
+    /** @param server whether the instance is the server's own (Payara's Data Grid), rather than the application's */
+    private static HazelcastBackend borrowed(HazelcastInstance instance, boolean server, HazelcastSettings settings,
+            MapConfig mapConfig, Duration timeout, String what, Supplier<String> discovery) {
         if (!mergePolicyLoads(instance)) {
             LOG.info("Tollgate's merge policy is not visible to " + what + "'s class loader (a server's instance loads no "
                     + "application class by name): after a split, map " + settings.mapName() + " merges by Hazelcast's default "
@@ -216,11 +218,32 @@ public final class HazelcastStores {
                     onClose = any -> registration.undo();
                 }
         }
+        if (identified && server) {
+            promoteIfLite(instance);
+        }
         boolean advertise = ours;
         boolean byTypeId = identified;
         return new HazelcastBackend(instance, settings.mapName(),
                 current -> new HazelcastBucketStore(current, settings.mapName(), byTypeId, timeout, advertise), null, what,
                 discovery, onClose);
+    }
+
+    /**
+     * Makes the server's member a data member if it was started as a lite one (Payara Micro's {@code --lite}): a member
+     * that joins a running grid as a lite member owns no partition, and so is sent no bucket and no backup, until the
+     * application that reads Tollgate's processors is deployed there; then it holds its share. Without it, a member
+     * joining as a data member is sent decisions and backups before it can read them, which its owner then answers
+     * with an error (see "Payara" in the README).
+     */
+    private static void promoteIfLite(HazelcastInstance instance) {
+        try {
+            if (instance.getCluster().getLocalMember().isLiteMember()) {
+                instance.getCluster().promoteLocalLiteMember();
+                LOG.info("Tollgate made the server's lite Hazelcast member a data member, now that it reads Tollgate's processors");
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Tollgate could not make the server's lite Hazelcast member a data member; it stays lite", e);
+        }
     }
 
     /**
@@ -252,6 +275,29 @@ public final class HazelcastStores {
             return Serialization.isRegistered(instance.getConfig().getSerializationConfig());
         } catch (RuntimeException e) {
             return false; // a client cannot see its members' configuration
+        }
+    }
+
+    /**
+     * What Tollgate does when no instance is found at the JNDI name: with a client configured, it goes on to the client;
+     * with a name the user configured, it fails the deployment, naming it; on Payara with the default name, it says at
+     * WARNING that it starts an embedded member of its own instead of using the Data Grid; elsewhere (no Data Grid is
+     * expected) it goes on quietly.
+     *
+     * @throws IllegalArgumentException for a configured name that names no running instance, and no client
+     */
+    private static void notFound(String jndiName, HazelcastSettings settings) {
+        if (settings.clientMode()) {
+            LOG.info("No running Hazelcast instance at JNDI name " + jndiName + "; Tollgate connects as a client, as configured");
+        } else if (!HazelcastSettings.DEFAULT_JNDI_NAME.equals(jndiName)) {
+            throw new IllegalArgumentException("tollgate.hazelcast.jndi-name = '" + jndiName + "': no running Hazelcast instance "
+                    + "there. Name the server's instance, or set tollgate.hazelcast.jndi-name empty to have Tollgate start an "
+                    + "embedded member of its own (or configure a client)");
+        } else if (System.getProperty("glassfish.version", "").contains("Payara")) {
+            LOG.warning("No running Hazelcast instance at JNDI name " + jndiName + ", Payara's Data Grid (is it turned off?): "
+                    + "Tollgate starts an embedded member of its own instead, which shares buckets only with the members it finds "
+                    + "at tollgate.hazelcast.members. Turn the Data Grid on, or set tollgate.hazelcast.jndi-name empty to say "
+                    + "that the embedded member is meant");
         }
     }
 

@@ -81,6 +81,7 @@ final class LateFactoryRegistration {
                 }
                 registry.put(registration.registration, new Object[] {version, constructors(slots.getClass().getComponentType())});
                 activate(registry);
+                publish(member, registry); // only now: a factory found with empty slots fails what it is asked to read
             }
             return registration;
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
@@ -114,14 +115,16 @@ final class LateFactoryRegistration {
     }
 
     /**
-     * @return the slots of the factory in Hazelcast's map, putting it there if this is the first Tollgate
-     *         on the member; {@code null} if another factory holds Tollgate's factory id
+     * @return the slots of the factory in Hazelcast's map, making a factory if this is the first Tollgate on the member
+     *         ({@link #publish} puts it there once its slots are filled); {@code null} if another factory holds Tollgate's
+     *         factory id
      */
     private static Object[] slots(HazelcastInstance member, Map<Object, Object> registry) throws ReflectiveOperationException {
         Map<Object, Object> factories = factories(member);
         Object factory = registry.get(FACTORY);
         if (factory != null) {
-            if (factories.get(Serialization.FACTORY_ID) != factory) {
+            Object published = factories.get(Serialization.FACTORY_ID);
+            if (published != null && published != factory) {
                 LOG.warning("Tollgate's serialization factory is no longer in this Hazelcast member's factories; "
                         + "Tollgate sends its processors by class name instead");
                 return null;
@@ -141,10 +144,17 @@ final class LateFactoryRegistration {
             Object empty = Array.newInstance(create.getParameterTypes()[0].getComponentType(), Serialization.TYPE_COUNT);
             factory = create.newInstance(empty);
             Object[] slots = (Object[]) field(type, "constructors").get(factory);
-            factories.put(Serialization.FACTORY_ID, factory);
             registry.put(FACTORY, factory);
             registry.put(SLOTS, slots);
             return slots;
+        }
+    }
+
+    /** Puts the member's factory into Hazelcast's map, if it is not there yet. */
+    private static void publish(HazelcastInstance member, Map<Object, Object> registry) throws ReflectiveOperationException {
+        Map<Object, Object> factories = factories(member);
+        synchronized (factories) {
+            factories.putIfAbsent(Serialization.FACTORY_ID, registry.get(FACTORY));
         }
     }
 

@@ -11,10 +11,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** What an instance knows of its cluster: its members, the instances sharing its map, when to catch up. */
+@Tag("hazelcast")
 @ExtendWith(SharedCluster.class)
 class ClusterViewTest {
 
