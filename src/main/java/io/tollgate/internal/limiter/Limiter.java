@@ -359,9 +359,9 @@ public final class Limiter {
         TokenBucket bucket = limits.bucket();
         StoreFailurePolicy policy = live.onStoreFailure();
         Decision decision;
-        boolean hot = false;
+        boolean hot = recentDenials.recentlyDenied(storeKey, 1);
         if (policy == StoreFailurePolicy.LOCAL) {
-            Decision local = localShares.decide(rule.name(), storeKey, limits, cost);
+            Decision local = localShares.decide(rule.name(), storeKey, limits, cost, hot);
             decision = local != null ? local
                     : Decisions.storeUnavailable(rule.name(), false, cost, bucket.burst(0), STORE_FAILURE_RETRY_MICROS);
         } else {
@@ -378,7 +378,7 @@ public final class Limiter {
                     : decision.allowed() ? "allowing the request" : "denying the request";
             storeFailures.write("Rate-limit store " + what + " for rule '" + rule.name() + "'; " + answered
                     + " (on-store-failure=" + policy.name().toLowerCase(java.util.Locale.ROOT)
-                    + (hot ? ", and the key was denied moments ago" : "") + ")",
+                    + (hot && policy != StoreFailurePolicy.LOCAL ? ", and the key was denied moments ago" : "") + ")",
                     cause instanceof QuorumLostException ? null : cause);
         }
         Decision answer = live.mode() == Mode.SHADOW ? Decisions.shadow(decision) : decision;

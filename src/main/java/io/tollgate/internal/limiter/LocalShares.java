@@ -14,7 +14,9 @@ import java.util.List;
  * The buckets of {@code on-store-failure=local}: while the store cannot answer, each instance decides a key on a bucket
  * of its own, at its share of the key's limits (each limit divided by the instances last seen sharing the store,
  * {@link Limit#share}), so that all of them together grant about what the shared bucket would. Kept in this JVM,
- * bounded like the in-memory store; a bucket here starts full, and goes on from where it stood at the next failure.
+ * bounded like the in-memory store. A bucket here starts full, except for a key this instance saw denied moments
+ * ago: its tightest limit starts empty, so that a cut does not hand a flood a fresh burst; it goes on from where it
+ * stood at the next failure.
  */
 final class LocalShares {
 
@@ -30,13 +32,17 @@ final class LocalShares {
     }
 
     /**
+     * @param denied whether this instance saw the store deny the key moments ago: a new local bucket then starts empty
      * @return the decision of this instance's share of {@code limits} for {@code storeKey}, or {@code null} if the share
      *         cannot grant {@code cost} even when full
      */
-    Decision decide(String rule, String storeKey, BucketLimits limits, long cost) {
+    Decision decide(String rule, String storeKey, BucketLimits limits, long cost, boolean denied) {
         TokenBucket share = share(limits, Math.max(1, cluster.instances()));
         if (cost > share.maxCost()) {
             return null;
+        }
+        if (denied && buckets.read(storeKey).state() == null) {
+            buckets.acquireNow(storeKey, share, share.maxCost());
         }
         return Decisions.local(rule, share, cost, buckets.acquireNow(storeKey, share, cost));
     }

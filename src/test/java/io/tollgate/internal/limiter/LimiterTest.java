@@ -179,6 +179,26 @@ class LimiterTest {
         assertThat(back.remaining()).as("the store was charged nothing meanwhile").isEqualTo(9);
     }
 
+    /** A key drained and denied before the store failed gets no fresh share: a cut is no new burst for a flood. */
+    @Test
+    void aKeyDeniedMomentsBeforeTheFailureStartsItsShareEmpty() {
+        Limiter halves = new Limiter(store, Duration.ofMillis(100), observer, io.tollgate.internal.store.Bans.local(store),
+                new FixedCluster(2, 2), 0);
+        RuleConfig local = TestRules.read(Map.of("tollgate.rules.r.rate", "1/1h", "tollgate.rules.r.burst", "4")).rule("r");
+        for (int i = 0; i < 4; i++) {
+            assertThat(halves.check(local, "flood", 1).allowed()).isTrue();
+        }
+        assertThat(halves.check(local, "flood", 1).allowed()).isFalse(); // retry after 1 h
+        switchable.mode = Mode.FAIL;
+        clock.advance(Duration.ofHours(1)); // the cached denial has run out: the store is asked, and fails
+        Decision cut = halves.check(local, "flood", 1);
+        assertThat(cut.storeUnavailable()).isTrue();
+        assertThat(cut.allowed()).as("the share of a key denied moments ago starts empty").isFalse();
+        assertThat(halves.check(local, "quiet", 1).allowed()).as("another key's share starts full").isTrue();
+        assertThat(halves.check(local, "quiet", 1).allowed()).isTrue();
+        assertThat(halves.check(local, "quiet", 1).allowed()).as("its share is 2 of 4").isFalse();
+    }
+
     @Test
     void aShareTooSmallForTheCostDeniesIt() {
         Limiter twentieths = new Limiter(store, Duration.ofMillis(100), observer, io.tollgate.internal.store.Bans.local(store),
