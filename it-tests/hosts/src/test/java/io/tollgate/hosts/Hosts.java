@@ -382,6 +382,7 @@ public final class Hosts implements AutoCloseable {
     @Override
     public void close() {
         List<String> problems = new ArrayList<>();
+        long t0 = System.nanoTime();
         synchronized (this) {
             if (closed) {
                 return;
@@ -413,6 +414,8 @@ public final class Hosts implements AutoCloseable {
         if (!problems.isEmpty()) {
             throw new IllegalStateException("the hosts were not removed completely: " + problems);
         }
+        System.out.println("[it] hosts: " + count + " hosts and their processes removed in "
+                + (System.nanoTime() - t0) / 1_000_000 + " ms");
     }
 
     /**
@@ -500,7 +503,7 @@ public final class Hosts implements AutoCloseable {
      */
     private static List<String> removeEverything() {
         List<String> removed = new ArrayList<>();
-        List<ProcessHandle> inHosts = new ArrayList<>(strayProcesses());
+        Set<ProcessHandle> inHosts = new LinkedHashSet<>(strayProcesses());
         for (String ns : namespaces()) {
             for (String pid : Command.run(ip(), "netns", "pids", ns).split("\\s+")) {
                 if (!pid.isBlank()) {
