@@ -51,6 +51,10 @@ public abstract class ServerHost {
         this.application = builder.war.getName().replaceFirst("\\.war$", "");
         this.httpPort = builder.httpPort;
         this.dir = hosts.dir(host).resolve(kind);
+        if (Files.exists(dir)) {
+            throw new IllegalStateException(this + " exists already (" + dir + "): one per host; to restart it, stop()"
+                    + " or kill() it and start() it again");
+        }
         try {
             Files.createDirectories(dir);
             Files.createDirectories(home());
