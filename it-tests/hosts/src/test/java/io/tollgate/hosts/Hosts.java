@@ -20,7 +20,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -731,7 +730,8 @@ public final class Hosts implements AutoCloseable {
             for (int k = 1;; k++) {
                 Path run = root.resolve("run-" + k);
                 if (!Files.exists(run)) {
-                    Files.createDirectories(run, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                    Files.createDirectories(run,
+                            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
                     return run;
                 }
             }
@@ -779,6 +779,6 @@ public final class Hosts implements AutoCloseable {
 
     @Override
     public String toString() {
-        return count + " hosts " + addresses() + (cuts.isEmpty() ? "" : ", cut: " + cuts.stream().collect(Collectors.joining(", ")));
+        return count + " hosts " + addresses() + (cuts.isEmpty() ? "" : ", cut: " + String.join(", ", cuts));
     }
 }

@@ -24,9 +24,9 @@ import java.util.stream.Collectors;
  * {@code --startport};</li>
  * <li>{@code --prebootcommandfile}: a copy of {@code preboot.asadmin} with the HTTP listener on the host's address
  * instead of 127.0.0.1;</li>
- * <li>{@code --logtofile <payara folder>/payara.log} (written as {@code payara.log.0}), and {@code --systemproperties} with the builder's
- * {@link Builder#config(String, String) config} (MicroProfile Config reads system properties; readable by the owner
- * only);</li>
+ * <li>{@code --logtofile <payara folder>/payara.log} (written as {@code payara.log.0}), and
+ * {@code --systemproperties} with the builder's {@link Builder#config(String, String) config} (MicroProfile Config
+ * reads system properties; readable by the owner only);</li>
  * <li>JVM options after {@code @jvm.args}: {@code -Xmx512m} (as the it-tests), the tests' JIT and GC flags,
  * {@code -Duser.home} (the host's home), {@code -Djava.io.tmpdir} (where Payara Micro unpacks itself), and the
  * builder's {@link Builder#jvmOption(String) options}.</li>
@@ -94,7 +94,8 @@ public final class PayaraHost extends ServerHost {
                 "--logtofile", dir().resolve(LOG).toString()));
         if (!builder.config.isEmpty()) {
             Path properties = dir().resolve("system.properties");
-            writePrivateProperties(properties, builder.config, " MicroProfile Config properties of this server (the tests' host rig)");
+            writePrivateProperties(properties, builder.config,
+                    " MicroProfile Config properties of this server (the tests' host rig)");
             words.addAll(List.of("--systemproperties", properties.toString()));
         }
         return List.copyOf(words);
