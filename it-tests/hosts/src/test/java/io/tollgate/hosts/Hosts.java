@@ -69,7 +69,12 @@ public final class Hosts implements AutoCloseable {
     /** One rig per machine: the lock is held from {@link #create(int)} to the end of {@link #close()}. */
     private static final Path LOCK_FILE = Path.of("/tmp/tollgate-hosts.lock");
     private static final Duration LOCK_WAIT = Duration.ofSeconds(Long.getLong("hosts.lock.wait.seconds", 1200));
-    private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+    /**
+     * How long {@link #close()} waits after SIGTERM. Short: servers stopped all at once can take minutes (members of one
+     * Hazelcast cluster shutting down together wait for each other's partition hand-offs); a test that wants a server
+     * stopped gracefully stops it itself ({@link ServerHost#stop()}).
+     */
+    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
 
     private static Availability availability;
@@ -373,7 +378,7 @@ public final class Hosts implements AutoCloseable {
 
     /**
      * Ends every process started in the hosts (SIGTERM to each with its descendants, SIGKILL to what is left after
-     * 30 s, then SIGKILL to anything still in a namespace), and removes the namespaces, links (with their tc filters),
+     * 10 s, then SIGKILL to anything still in a namespace), and removes the namespaces, links (with their tc filters),
      * and {@code /etc/netns} folders. Safe to call twice.
      *
      * @throws IllegalStateException if something named {@code tgr...} is left afterwards (listed)

@@ -24,8 +24,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  */
 public abstract class ServerHost {
 
-    /** How long {@link #awaitStarted()} waits. */
-    public static final Duration START_TIMEOUT = Duration.ofSeconds(180);
+    /** How long {@link #awaitStarted()} waits: {@code -Dhosts.start.timeout.seconds}, 180 unless set. */
+    public static final Duration START_TIMEOUT = Duration.ofSeconds(Long.getLong("hosts.start.timeout.seconds", 180));
     /** How long {@link #stop()} waits after SIGTERM before it kills. */
     public static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
     private static final int LOG_TAIL_LINES = 40;
