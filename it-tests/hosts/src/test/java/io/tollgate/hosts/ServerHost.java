@@ -24,7 +24,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  */
 public abstract class ServerHost {
 
-    /** How long {@link #awaitStarted()} waits: {@code -Dhosts.start.timeout.seconds}, 180 unless set. */
+    /** How long after its start a server's application may take: {@code -Dhosts.start.timeout.seconds}, 180 unless set. */
     public static final Duration START_TIMEOUT = Duration.ofSeconds(Long.getLong("hosts.start.timeout.seconds", 180));
     /** How long {@link #stop()} waits after SIGTERM before it kills. */
     public static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
@@ -119,12 +119,20 @@ public abstract class ServerHost {
      * Waits until the application started (and the server is ready) or its deployment failed, reading the server's
      * log; prints the time it took.
      *
+     * @param timeout counted from the server's {@link #start()}, not from this call (servers started together and
+     *        awaited one after the other each get the same bound)
      * @return which of the two, with the server's message
-     * @throws AssertionError if the process ends first, or neither happens within {@code timeout} (with the last
-     *         lines of the log)
+     * @throws AssertionError if the process ends first, or neither happens within {@code timeout} of the start (with
+     *         the last lines of the log)
      */
     public Startup awaitStarted(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline;
+        synchronized (this) {
+            if (process == null) {
+                throw new IllegalStateException(this + " was never started");
+            }
+            deadline = startNanos + timeout.toNanos();
+        }
         try {
             while (true) {
                 Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
@@ -141,7 +149,7 @@ public abstract class ServerHost {
                 }
                 if (System.nanoTime() > deadline) {
                     throw new AssertionError(this + ": its application neither started nor failed within "
-                            + timeout.toSeconds() + " s; " + tails());
+                            + timeout.toSeconds() + " s of the server's start; " + tails());
                 }
                 Thread.sleep(250);
             }
