@@ -1,0 +1,306 @@
+package io.tollgate.hosts;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Predicate;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Three hosts, an Open Liberty server on each with Tollgate's embedded member, which finds the others through a DNS
+ * name that resolves to every host (Hazelcast's Kubernetes discovery in DNS lookup mode, as on Kubernetes with a
+ * headless Service), and links between the hosts cut while the test JVM, the clients, still reach every host.
+ * Hosts 1 and 2 have {@code tollgate.cluster.quorum=2}, host 3 none, so that both a minority with a quorum and one
+ * without are tried. The rule {@code search}: burst 10, one token an hour (no refill within the test), keyed by
+ * {@code X-Api-Key}, {@code on-store-failure=local} (the default).
+ *
+ * <ul>
+ * <li>a short cut of host 3, under the time a member is taken for gone: a key drained and denied before the cut gets
+ *     nothing more on any host; of a fresh key the store grants at most the burst, and each host that cannot reach
+ *     the key's owner at most its share (a third); the limiter decides by the store again soon after the link
+ *     returns;
+ * <li>a long cut of host 3 (no quorum there), which splits the cluster: both sides drain one key, the majority changes
+ *     the rule; after the heal the two sides merge, the change is in force on host 3, and the key is drained on every
+ *     host;
+ * <li>a long cut of host 1 (quorum 2): host 1, alone, is not ready and answers by its share; the other two decide by
+ *     the store; all is back after the heal.
+ * </ul>
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PartitionsIT {
+
+    private static final int HOSTS = 3;
+    private static final int BURST = 10;
+    private static final int SHARE = BURST / HOSTS;
+    private static final String MEMBERS_NAME = "members.shop.test";
+    /** Longer than Tollgate's member timeout (10 s), with the time to see the split through. */
+    private static final Duration SPLIT_WAIT = Duration.ofSeconds(60);
+    private static final Duration HEAL_WAIT = Duration.ofSeconds(90);
+    /** Shorter than the member timeout: a blip, not a split. */
+    private static final Duration SHORT_CUT = Duration.ofSeconds(4);
+
+    private Hosts hosts;
+    private final List<LibertyHost> servers = new ArrayList<>();
+
+    @BeforeAll
+    void threeHostsWithOneCluster() {
+        Hosts.Availability here = Hosts.availability();
+        assumeTrue(here.available(), here.reason());
+        Map<String, String> rules = new LinkedHashMap<>(SharedBuckets.PROBE_RULE);
+        rules.put("tollgate.rules.search.rate", "1/1h");
+        rules.put("tollgate.rules.search.burst", Integer.toString(BURST));
+        rules.put("tollgate.rules.search.key", "header:X-Api-Key");
+        WebArchive war = SampleWar.forLiberty("shop", rules);
+        String cluster = "tollgate-hosts-" + Rig.run() + "-" + UUID.randomUUID().toString().substring(0, 8);
+        hosts = Hosts.create(HOSTS);
+        hosts.hostsFile(MEMBERS_NAME, 1, 2, 3);
+        long t0 = System.nanoTime();
+        for (int i = 1; i <= HOSTS; i++) {
+            servers.add(LibertyHost.on(hosts, i).war(war)
+                    .config("tollgate.hazelcast.interface", hosts.address(i))
+                    .config("tollgate.hazelcast.kubernetes.service-dns", MEMBERS_NAME)
+                    .config("tollgate.hazelcast.cluster-name", cluster)
+                    .config("tollgate.cluster.quorum", i == 3 ? "0" : "2")
+                    .start());
+        }
+        servers.forEach(server -> server.awaitStarted().requireStarted());
+        System.out.println("[it] partitions: " + HOSTS + " Liberty servers started in " + (System.nanoTime() - t0) / 1_000_000
+                + " ms; members found through " + MEMBERS_NAME);
+        SharedBuckets.await(servers, Duration.ofSeconds(180));
+    }
+
+    @AfterEach
+    void healEverything() {
+        if (hosts != null) {
+            hosts.healAll();
+        }
+    }
+
+    @AfterAll
+    void removeTheHosts() {
+        if (hosts != null) {
+            hosts.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void theThreeHostsShareOneLimit() {
+        SharedBuckets.Tally tally = SharedBuckets.roundRobin(servers, 30, "api/search?q=tea", "X-Api-Key", fresh());
+        System.out.println("[it] partitions: 30 requests on one key over 3 hosts: " + tally.allowed() + " allowed of a burst of "
+                + BURST);
+        assertEquals(BURST, tally.allowed(), "allowed, decided by the store: " + tally.replies());
+        assertEquals(30 - BURST, tally.denied(), "denied, decided by the store: " + tally.replies());
+    }
+
+    @Test
+    @Order(2)
+    void aShortCutGrantsNoFreshBurstAndTheStoreIsBackSoonAfter() {
+        String drained = fresh();
+        String untouched = fresh();
+        SharedBuckets.Tally before = SharedBuckets.roundRobin(servers, 15, "api/search?q=tea", "X-Api-Key", drained);
+        assertEquals(BURST, before.allowed(), "the drained key before the cut: " + before.replies());
+
+        hosts.isolate(3);
+        long cutAt = System.nanoTime();
+        List<Reply> drainedDuring = new ArrayList<>();
+        List<Reply> untouchedDuring = new ArrayList<>();
+        for (int i = 0; System.nanoTime() - cutAt < SHORT_CUT.toNanos(); i++) {
+            LibertyHost server = servers.get(i % HOSTS);
+            drainedDuring.add(server.get("api/search?q=tea", "X-Api-Key", drained));
+            untouchedDuring.add(server.get("api/search?q=tea", "X-Api-Key", untouched));
+        }
+        hosts.rejoin(3);
+        long healedAt = System.nanoTime();
+        Duration back = awaitAnswer(servers.get(2), "api/search?q=tea", "X-Api-Key", fresh(),
+                reply -> reply.header("RateLimit") != null, HEAL_WAIT);
+        List<Reply> untouchedAfter = new ArrayList<>();
+        for (int i = 0; i < 2 * BURST; i++) {
+            untouchedAfter.add(servers.get(i % HOSTS).get("api/search?q=tea", "X-Api-Key", untouched));
+        }
+        long drainedGranted = count(drainedDuring, reply -> reply.status() == 200);
+        List<Reply> untouchedAll = new ArrayList<>(untouchedDuring);
+        untouchedAll.addAll(untouchedAfter);
+        long byStore = count(untouchedAll, reply -> reply.status() == 200 && reply.header("RateLimit") != null);
+        Map<Integer, Long> byShare = new LinkedHashMap<>();
+        for (int i = 0; i < untouchedDuring.size(); i++) {
+            Reply reply = untouchedDuring.get(i);
+            if (reply.status() == 200 && reply.header("RateLimit") == null) {
+                byShare.merge(i % HOSTS + 1, 1L, Long::sum);
+            }
+        }
+        long policyAnswers = count(drainedDuring, reply -> reply.header("RateLimit") == null)
+                + count(untouchedDuring, reply -> reply.header("RateLimit") == null);
+        System.out.println("[it] partitions: a " + SHORT_CUT.toSeconds() + " s cut of host 3, " + (drainedDuring.size()
+                + untouchedDuring.size()) + " requests during it (" + policyAnswers + " answered without the store): the key "
+                + "drained before it got " + drainedGranted + " more; a fresh key got " + byStore + " from the store (burst "
+                + BURST + ") and by host " + byShare + " from local shares (" + SHARE + " each at most); the store decided "
+                + "on host 3 again " + back.toMillis() + " ms after the link returned");
+        assertAll(
+                () -> assertEquals(0, drainedGranted, "a drained key got tokens during the cut: " + granted(drainedDuring)),
+                () -> assertTrue(byStore <= BURST, "the store granted " + byStore + ", more than the burst: " + untouchedAll),
+                () -> assertTrue(byShare.values().stream().allMatch(n -> n <= SHARE), "a host granted more than its share "
+                        + "of the burst, " + SHARE + ": " + byShare),
+                () -> assertTrue(policyAnswers > 0, "every answer during the cut came from the store: it did not take"));
+    }
+
+    @Test
+    @Order(3)
+    void aSplitHealsWithTheMajoritysChangesInForceAndNoBucketGainsTokens() {
+        String key = fresh();
+        hosts.isolate(3);
+        long cutAt = System.nanoTime();
+        // each side decides by the store of its own again: the split has happened
+        Duration splitAfter = awaitAnswer(servers.get(2), "api/search?q=tea", "X-Api-Key", fresh(),
+                reply -> reply.header("RateLimit") != null, SPLIT_WAIT);
+        awaitAnswer(servers.get(0), "api/search?q=tea", "X-Api-Key", fresh(), reply -> reply.header("RateLimit") != null,
+                SPLIT_WAIT);
+        SharedBuckets.Tally majority = SharedBuckets.roundRobin(servers.subList(0, 2), 12, "api/search?q=tea", "X-Api-Key", key);
+        SharedBuckets.Tally minority = SharedBuckets.roundRobin(servers.subList(2, 3), 12, "api/search?q=tea", "X-Api-Key", key);
+        Reply changed = servers.get(0).post("api/operator/rules/search", "{\"burst\":\"7\"}", "Content-Type", "application/json");
+        assertEquals(200, changed.status(), "the change on host 1: " + changed);
+        Reply unchanged = servers.get(2).get("api/operator/rules/search");
+        hosts.rejoin(3);
+        long healedAt = System.nanoTime();
+
+        Duration changeArrived = awaitAnswer(servers.get(2), "api/operator/rules/search", null, null,
+                reply -> reply.body().contains("burst 7"), HEAL_WAIT);
+        awaitOneCluster(HEAL_WAIT);
+        Duration merged = Duration.ofNanos(System.nanoTime() - healedAt);
+        List<Reply> after = new ArrayList<>();
+        for (int i = 0; i < 2 * HOSTS; i++) {
+            after.add(servers.get(i % HOSTS).get("api/search?q=tea", "X-Api-Key", key));
+        }
+        System.out.println("[it] partitions: host 3 cut off (no quorum there): split seen on host 3 after "
+                + (splitAfter.toMillis() + 0) + " ms of the cut (" + (System.nanoTime() - cutAt) / 1_000_000 / 1_000
+                + " s in all); during it the majority granted " + majority.allowed() + " and host 3 " + minority.allowed()
+                + " of one key (burst " + BURST + " each, each side with a copy); after the heal the majority's change was "
+                + "in force on host 3 after " + changeArrived.toMillis() + " ms, one cluster of 3 again after "
+                + merged.toMillis() + " ms; then the key: " + statuses(after));
+        assertAll(
+                () -> assertEquals(BURST, majority.allowed(), "the majority drains the key: " + majority.replies()),
+                () -> assertTrue(minority.allowed() >= 1 && minority.denied() >= 1, "host 3 decides the key by its own copy, "
+                        + "and drains it: " + minority.replies()),
+                () -> assertTrue(unchanged.body().contains("burst 10"), "host 3 did not see the change while cut off: " + unchanged),
+                () -> assertTrue(after.stream().allMatch(reply -> reply.status() == 429 && reply.header("RateLimit") != null),
+                        "the key drained on both sides is drained on every host after the merge: " + after));
+    }
+
+    @Test
+    @Order(4)
+    void aMemberBelowTheQuorumAnswersByItsShareAndIsNotReady() {
+        String key = fresh();
+        hosts.isolate(1);
+        Duration notReady = awaitReady(servers.get(0), false, SPLIT_WAIT);
+        Reply readiness = HostHttp.get(root(servers.get(0)), "health/ready");
+        List<Reply> alone = new ArrayList<>();
+        for (int i = 0; i < 2 * BURST; i++) {
+            alone.add(servers.get(0).get("api/search?q=tea", "X-Api-Key", key));
+        }
+        SharedBuckets.Tally others = SharedBuckets.roundRobin(servers.subList(1, 3), 4, "api/search?q=tea", "X-Api-Key", fresh());
+        hosts.rejoin(1);
+        Duration readyAgain = awaitReady(servers.get(0), true, HEAL_WAIT);
+        awaitOneCluster(HEAL_WAIT);
+        long share = 7 / HOSTS; // the burst is 7 since the change above
+        System.out.println("[it] partitions: host 1 cut off (quorum 2): not ready after " + notReady.toMillis() + " ms ("
+                + readiness.body().trim() + "); alone it granted " + count(alone, reply -> reply.status() == 200) + " of "
+                + alone.size() + " on one key, none decided by the store; hosts 2 and 3 decided " + (others.allowed()
+                + others.denied()) + " of 4 by the store; ready again " + readyAgain.toMillis() + " ms after the heal");
+        assertAll(
+                () -> assertEquals(503, readiness.status(), "readiness of host 1 alone: " + readiness),
+                () -> assertTrue(readiness.body().contains("tollgate.cluster.quorum"), "the reason: " + readiness),
+                () -> assertTrue(alone.stream().allMatch(reply -> reply.header("RateLimit") == null), "host 1 alone asked the "
+                        + "store: " + alone),
+                () -> assertEquals(share, count(alone, reply -> reply.status() == 200), "host 1's share of burst 7: "
+                        + statuses(alone)),
+                () -> assertEquals(4, others.allowed() + others.denied(), "hosts 2 and 3 decide by the store: " + others.replies()));
+    }
+
+    /** @return how long until {@code server} answers {@code path} as {@code wanted} */
+    private static Duration awaitAnswer(ServerHost server, String path, String header, String value, Predicate<Reply> wanted,
+            Duration timeout) {
+        long start = System.nanoTime();
+        Reply last = null;
+        while (System.nanoTime() - start < timeout.toNanos()) {
+            try {
+                last = header == null ? server.get(path) : server.get(path, header, value);
+                if (wanted.test(last)) {
+                    return Duration.ofNanos(System.nanoTime() - start);
+                }
+            } catch (RuntimeException e) {
+                last = new Reply("GET " + path, -1, Map.of(), e.toString());
+            }
+            pause(Duration.ofMillis(100));
+        }
+        throw new AssertionError(server + " did not answer " + path + " as wanted within " + timeout.toSeconds() + " s; last: " + last);
+    }
+
+    private static Duration awaitReady(ServerHost server, boolean ready, Duration timeout) {
+        long start = System.nanoTime();
+        Reply last = null;
+        while (System.nanoTime() - start < timeout.toNanos()) {
+            try {
+                last = HostHttp.get(root(server), "health/ready");
+                if ((last.status() == 200) == ready) {
+                    return Duration.ofNanos(System.nanoTime() - start);
+                }
+            } catch (RuntimeException e) {
+                last = new Reply("GET health/ready", -1, Map.of(), e.toString());
+            }
+            pause(Duration.ofMillis(200));
+        }
+        throw new AssertionError(server + " was not " + (ready ? "" : "un") + "ready within " + timeout.toSeconds() + " s; last: " + last);
+    }
+
+    /** Waits until the three servers decide on one set of buckets again. */
+    private void awaitOneCluster(Duration timeout) {
+        SharedBuckets.await(servers, timeout);
+    }
+
+    private static URI root(ServerHost server) {
+        return URI.create("http://" + server.address() + ":" + server.httpPort() + "/");
+    }
+
+    private static String fresh() {
+        return "key-" + UUID.randomUUID();
+    }
+
+    private static long count(List<Reply> replies, Predicate<Reply> which) {
+        return replies.stream().filter(which).count();
+    }
+
+    private static List<String> granted(List<Reply> replies) {
+        return replies.stream().filter(reply -> reply.status() == 200).map(Reply::request).toList();
+    }
+
+    private static String statuses(List<Reply> replies) {
+        return replies.stream().map(reply -> reply.status() + (reply.header("RateLimit") == null ? "" : "*")).toList().toString();
+    }
+
+    private static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+}
