@@ -9,9 +9,7 @@ import com.hazelcast.internal.server.ServerConnectionManager;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.logging.Level;
@@ -25,10 +23,12 @@ import java.util.logging.Logger;
  *
  * <p>So every {@value #LOOK_MILLIS} ms this looks at the member's connections to other members: one that has read
  * nothing for {@value #SILENT_MILLIS} ms, though heartbeats come every second, is silent. Its member's address is then
- * tried with a TCP connection of Tollgate's own (a connect, then a close, nothing sent); once that succeeds, the link
- * is back and the silent connections to that member are closed, without a cause, so that Hazelcast neither suspects
- * the member nor waits: its next heartbeat or operation opens a new connection at once. Hazelcast's internal API,
- * the same from 5.3 to 5.7; should it change, the watch says so once and does nothing.
+ * tried with a TCP connection of Tollgate's own (a connect within {@value #PROBE_TIMEOUT_MILLIS} ms, then a close,
+ * nothing sent). Only an address that did not answer such a try and then answers one has been cut off and is back:
+ * then the silent connections to that member are closed, without a cause, so that Hazelcast neither suspects the
+ * member nor waits: its next heartbeat or operation opens a new connection at once. A member that is only slow (a
+ * pause, a busy machine) answers every try, and its connections are left alone. Hazelcast's internal API, the same
+ * from 5.3 to 5.7; should it change, the watch says so once and does nothing.
  */
 final class ConnectionWatch {
 
@@ -36,11 +36,9 @@ final class ConnectionWatch {
     static final long LOOK_MILLIS = 500;
     static final long SILENT_MILLIS = 2_500;
     static final int PROBE_TIMEOUT_MILLIS = 250;
-    /** After closing a member's connections, left alone this long: the new ones need a moment to carry data. */
-    static final long CLOSED_PAUSE_MILLIS = 5_000;
-
     private final ServerConnectionManager connections;
-    private final Map<Address, Long> closedAt = new HashMap<>();
+    /** The silent members' addresses that did not answer a try since their connections went silent. */
+    private final Set<Address> cutOff = new HashSet<>();
 
     private ConnectionWatch(ServerConnectionManager connections) {
         this.connections = connections;
@@ -79,17 +77,17 @@ final class ConnectionWatch {
                 silent.add(remote);
             }
         }
-        closedAt.keySet().retainAll(silent);
+        cutOff.retainAll(silent);
         for (Address remote : silent) {
-            Long closed = closedAt.get(remote);
-            if ((closed == null || now - closed > CLOSED_PAUSE_MILLIS) && answers(remote)) {
-                closedAt.put(remote, now);
+            if (!answers(remote)) {
+                cutOff.add(remote);
+            } else if (cutOff.remove(remote)) {
                 for (ServerConnection connection : connections.getAllConnections(remote)) {
-                    connection.close("Tollgate: silent for over " + SILENT_MILLIS + " ms while " + remote
-                            + " accepts connections again (a cut link came back); a new connection is opened at once", null);
+                    connection.close("Tollgate: silent for over " + SILENT_MILLIS + " ms, and " + remote
+                            + " accepts connections again after it did not (a cut link came back); a new connection is opened at once",
+                            null);
                 }
-                LOG.info("Tollgate's Hazelcast member reconnects to " + remote + ": its connection was silent while the "
-                        + "address accepts connections again");
+                LOG.info("Tollgate's Hazelcast member reconnects to " + remote + ": the link to it was cut and is back");
             }
         }
     }

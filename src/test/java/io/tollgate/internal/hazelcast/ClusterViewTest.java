@@ -52,6 +52,31 @@ class ClusterViewTest {
     }
 
     @Test
+    void anInstanceThatStartedAloneCountsThoseThatJoinLater() {
+        List<ClusterView> views = new CopyOnWriteArrayList<>();
+        List<HazelcastInstance> joiners = new CopyOnWriteArrayList<>();
+        try (ClusterTasks tasks = new ClusterTasks(); HazelcastTestCluster one = HazelcastTestCluster.start(1)) {
+            ClusterView first = new ClusterView("m", () -> "test", tasks);
+            first.attach(one.member(0));
+            views.add(first.start());
+            Await.until("the first instance counted alone", Duration.ofSeconds(30), () -> first.instances() == 1);
+            for (int i = 1; i <= 2; i++) {
+                int port = HazelcastTestCluster.freePorts(1).get(0);
+                HazelcastInstance joiner = Hazelcast.newHazelcastInstance(HazelcastTestCluster.memberConfig(one.name(), i, port,
+                        List.of(one.address(0), "127.0.0.1:" + port), true));
+                joiners.add(joiner);
+                ClusterView view = new ClusterView("m", () -> "test", tasks);
+                view.attach(joiner);
+                views.add(view.start());
+            }
+            Await.until("the first instance counting the two that joined", Duration.ofSeconds(60), () -> first.instances() == 3);
+        } finally {
+            views.forEach(ClusterView::close);
+            joiners.forEach(joiner -> joiner.getLifecycleService().terminate());
+        }
+    }
+
+    @Test
     void aMemberThatJoinsMakesTheViewCatchUp() {
         List<Boolean> catchUps = new CopyOnWriteArrayList<>();
         try (ClusterTasks tasks = new ClusterTasks(); HazelcastTestCluster one = HazelcastTestCluster.start(1)) {
