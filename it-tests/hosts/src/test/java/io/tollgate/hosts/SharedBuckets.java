@@ -96,9 +96,10 @@ public final class SharedBuckets {
     }
 
     /**
-     * Requests and their answers. Answers count as allowed or denied only with a {@code RateLimit} field; with
-     * {@code on-store-failure=deny} (or {@code allow}) a rule answers without one while the store does not answer, so
-     * that the counts are the store's decisions.
+     * Requests and their answers. A 200 counts as allowed only with a {@code RateLimit} field: with
+     * {@code on-store-failure=deny} no request passes without the store, so that the allowed ones are the store's
+     * decisions. A 429 counts as denied either way; {@link #deniedWithoutStore()} tells how many the store did not
+     * decide (no {@code RateLimit} field: the rule's {@code on-store-failure}).
      *
      * @param replies every answer, in order
      * @param servers who answered each
@@ -110,15 +111,20 @@ public final class SharedBuckets {
             return replies.stream().filter(r -> r.status() == 200 && r.header("RateLimit") != null).count();
         }
 
-        /** @return the 429s with a {@code RateLimit} field: denied by a decision of the store */
+        /** @return the 429s */
         public long denied() {
-            return replies.stream().filter(r -> r.status() == 429 && r.header("RateLimit") != null).count();
+            return replies.stream().filter(r -> r.status() == 429).count();
+        }
+
+        /** @return the 429s without a {@code RateLimit} field: the store did not decide them */
+        public long deniedWithoutStore() {
+            return replies.stream().filter(r -> r.status() == 429 && r.header("RateLimit") == null).count();
         }
 
         /** @return the answers that are neither {@link #allowed()} nor {@link #denied()} */
         public List<Reply> others() {
             return replies.stream()
-                    .filter(r -> !((r.status() == 200 || r.status() == 429) && r.header("RateLimit") != null))
+                    .filter(r -> r.status() != 429 && !(r.status() == 200 && r.header("RateLimit") != null))
                     .toList();
         }
 
