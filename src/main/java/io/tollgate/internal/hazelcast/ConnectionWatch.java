@@ -9,7 +9,9 @@ import com.hazelcast.internal.server.ServerConnectionManager;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.logging.Level;
@@ -21,14 +23,15 @@ import java.util.logging.Logger;
  * retransmissions (0.2 s, 0.4 s, … 6.4 s, 12.8 s): when the link returns, the connection stays silent until the next
  * retransmission, up to 13 s after a cut of 10 s; Hazelcast relies on it and has no way to hurry it.
  *
- * <p>So every {@value #LOOK_MILLIS} ms this looks at the member's connections to other members: one that has read
- * nothing for {@value #SILENT_MILLIS} ms, though heartbeats come every second, is silent. Its member's address is then
- * tried with a TCP connection of Tollgate's own (a connect within {@value #PROBE_TIMEOUT_MILLIS} ms, then a close,
- * nothing sent). Only an address that did not answer such a try and then answers one has been cut off and is back:
- * then the silent connections to that member are closed, without a cause, so that Hazelcast neither suspects the
- * member nor waits: its next heartbeat or operation opens a new connection at once. A member that is only slow (a
- * pause, a busy machine) answers every try, and its connections are left alone. Hazelcast's internal API, the same
- * from 5.3 to 5.7; should it change, the watch says so once and does nothing.
+ * <p>So every {@value #LOOK_MILLIS} ms this looks at the member's connections to each other member: a member none of
+ * whose connections has read anything for {@value #SILENT_MILLIS} ms, though heartbeats come every second, is silent.
+ * Its address is then tried, at most once a second, with a TCP connection of Tollgate's own (a connect within
+ * {@value #PROBE_TIMEOUT_MILLIS} ms, then a close, nothing sent). Only an address that did not answer such a try and
+ * then answers one has been cut off and is back. Then one of the two members, the one whose address sorts first, closes
+ * its connections to the other, without a cause, so that Hazelcast neither suspects the member nor waits: its next
+ * heartbeat or operation opens a new connection at once. (Both closing at once would lose the operations in flight
+ * both ways.) A member that is only slow (a pause, a busy machine) answers every try, and its connections are left
+ * alone. Hazelcast's internal API, the same from 5.3 to 5.7; should it change, the watch says so once and does nothing.
  */
 final class ConnectionWatch {
 
@@ -36,12 +39,17 @@ final class ConnectionWatch {
     static final long LOOK_MILLIS = 500;
     static final long SILENT_MILLIS = 2_500;
     static final int PROBE_TIMEOUT_MILLIS = 250;
+    static final long PROBE_EVERY_MILLIS = 1_000;
     private final ServerConnectionManager connections;
-    /** The silent members' addresses that did not answer a try since their connections went silent. */
+    private final Address local;
+    /** The silent members' addresses that did not answer a try since they went silent. */
     private final Set<Address> cutOff = new HashSet<>();
+    /** When each silent member's address was last tried, in ms. */
+    private final Map<Address, Long> triedAt = new HashMap<>();
 
-    private ConnectionWatch(ServerConnectionManager connections) {
+    private ConnectionWatch(ServerConnectionManager connections, Address local) {
         this.connections = connections;
+        this.local = local;
     }
 
     /**
@@ -61,7 +69,7 @@ final class ConnectionWatch {
                     + "returns, TCP's retransmissions bring them back, which may take several seconds", e);
             return null;
         }
-        ConnectionWatch watch = new ConnectionWatch(connections);
+        ConnectionWatch watch = new ConnectionWatch(connections, member.getCluster().getLocalMember().getAddress());
         return tasks.everyMillis(LOOK_MILLIS, () -> watch.look(member));
     }
 
@@ -70,18 +78,30 @@ final class ConnectionWatch {
             return;
         }
         long now = System.currentTimeMillis();
-        Set<Address> silent = new HashSet<>();
+        Map<Address, Long> lastRead = new HashMap<>();
         for (ServerConnection connection : connections.getConnections()) {
             Address remote = connection.getRemoteAddress();
-            if (remote != null && connection.isAlive() && now - connection.lastReadTimeMillis() > SILENT_MILLIS) {
-                silent.add(remote);
+            if (remote != null && connection.isAlive()) {
+                lastRead.merge(remote, connection.lastReadTimeMillis(), Math::max);
             }
         }
+        Set<Address> silent = new HashSet<>();
+        lastRead.forEach((remote, read) -> {
+            if (now - read > SILENT_MILLIS) {
+                silent.add(remote);
+            }
+        });
         cutOff.retainAll(silent);
+        triedAt.keySet().retainAll(silent);
         for (Address remote : silent) {
+            Long tried = triedAt.get(remote);
+            if (tried != null && now - tried < PROBE_EVERY_MILLIS) {
+                continue;
+            }
+            triedAt.put(remote, now);
             if (!answers(remote)) {
                 cutOff.add(remote);
-            } else if (cutOff.remove(remote)) {
+            } else if (cutOff.remove(remote) && closesFor(remote)) {
                 for (ServerConnection connection : connections.getAllConnections(remote)) {
                     connection.close("Tollgate: silent for over " + SILENT_MILLIS + " ms, and " + remote
                             + " accepts connections again after it did not (a cut link came back); a new connection is opened at once",
@@ -90,6 +110,11 @@ final class ConnectionWatch {
                 LOG.info("Tollgate's Hazelcast member reconnects to " + remote + ": the link to it was cut and is back");
             }
         }
+    }
+
+    /** @return whether this member, rather than {@code remote}, closes their connections: the one whose address sorts first */
+    private boolean closesFor(Address remote) {
+        return local.toString().compareTo(remote.toString()) < 0;
     }
 
     /** @return whether {@code remote} accepts a TCP connection within {@value #PROBE_TIMEOUT_MILLIS} ms */

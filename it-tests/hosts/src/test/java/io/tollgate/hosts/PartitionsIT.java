@@ -54,6 +54,8 @@ class PartitionsIT {
     /** Longer than Tollgate's member timeout (10 s), with the time to see the split through. */
     private static final Duration SPLIT_WAIT = Duration.ofSeconds(60);
     private static final Duration HEAL_WAIT = Duration.ofSeconds(90);
+    /** Fresh keys in a row that show every member's partitions reached. */
+    private static final int IN_A_ROW = 20;
     /** Shorter than the member timeout: a blip, not a split. */
     private static final Duration SHORT_CUT = Duration.ofSeconds(4);
 
@@ -130,8 +132,7 @@ class PartitionsIT {
         }
         hosts.rejoin(3);
         long healedAt = System.nanoTime();
-        Duration back = awaitAnswer(servers.get(2), "api/search?q=tea", "X-Api-Key", fresh(),
-                reply -> reply.header("RateLimit") != null, HEAL_WAIT);
+        Duration back = awaitStore(servers, HEAL_WAIT);
         List<Reply> untouchedAfter = new ArrayList<>();
         for (int i = 0; i < 2 * BURST; i++) {
             untouchedAfter.add(servers.get(i % HOSTS).get("api/search?q=tea", "X-Api-Key", untouched));
@@ -169,10 +170,8 @@ class PartitionsIT {
         hosts.isolate(3);
         long cutAt = System.nanoTime();
         // each side decides by the store of its own again: the split has happened
-        Duration splitAfter = awaitAnswer(servers.get(2), "api/search?q=tea", "X-Api-Key", fresh(),
-                reply -> reply.header("RateLimit") != null, SPLIT_WAIT);
-        awaitAnswer(servers.get(0), "api/search?q=tea", "X-Api-Key", fresh(), reply -> reply.header("RateLimit") != null,
-                SPLIT_WAIT);
+        Duration splitAfter = awaitStore(servers.subList(2, 3), SPLIT_WAIT);
+        awaitStore(servers.subList(0, 2), SPLIT_WAIT);
         SharedBuckets.Tally majority = SharedBuckets.roundRobin(servers.subList(0, 2), 12, "api/search?q=tea", "X-Api-Key", key);
         SharedBuckets.Tally minority = SharedBuckets.roundRobin(servers.subList(2, 3), 12, "api/search?q=tea", "X-Api-Key", key);
         Reply changed = servers.get(0).post("api/operator/rules/search", "{\"burst\":\"7\"}", "Content-Type", "application/json");
@@ -213,11 +212,8 @@ class PartitionsIT {
         Duration belowQuorum = awaitAnswer(servers.get(0), root(servers.get(0)), "health/ready",
                 reply -> reply.status() == 503 && reply.body().contains("tollgate.cluster.quorum"), SPLIT_WAIT);
         Reply readiness = HostHttp.get(root(servers.get(0)), "health/ready");
-        // the other side has seen the split once a fresh key of either host is decided by the store
-        awaitAnswer(servers.get(1), "api/search?q=tea", "X-Api-Key", fresh(), reply -> reply.header("RateLimit") != null,
-                SPLIT_WAIT);
-        awaitAnswer(servers.get(2), "api/search?q=tea", "X-Api-Key", fresh(), reply -> reply.header("RateLimit") != null,
-                SPLIT_WAIT);
+        // the other side has seen the split, and taken over host 1's buckets, once fresh keys are decided by its store
+        awaitStore(servers.subList(1, 3), SPLIT_WAIT);
         List<Reply> alone = new ArrayList<>();
         for (int i = 0; i < 2 * BURST; i++) {
             alone.add(servers.get(0).get("api/search?q=tea", "X-Api-Key", key));
@@ -240,6 +236,31 @@ class PartitionsIT {
                 () -> assertEquals(share, count(alone, reply -> reply.status() == 200), "host 1's share of burst 7: "
                         + statuses(alone)),
                 () -> assertEquals(4, others.allowed() + others.denied(), "hosts 2 and 3 decide by the store: " + others.replies()));
+    }
+
+    /**
+     * Waits until the servers decide by the store: {@value #IN_A_ROW} fresh keys in a row, over the servers in turn, each
+     * answered with a {@code RateLimit} field (a fresh key lands on any member's partitions, so that a run of them shows
+     * every owner reached).
+     *
+     * @return how long it took
+     */
+    private static Duration awaitStore(List<? extends ServerHost> servers, Duration timeout) {
+        long start = System.nanoTime();
+        int inARow = 0;
+        Reply last = null;
+        for (int i = 0; inARow < IN_A_ROW; i++) {
+            if (System.nanoTime() - start > timeout.toNanos()) {
+                throw new AssertionError(servers + " did not decide by the store within " + timeout.toSeconds() + " s; last: " + last);
+            }
+            try {
+                last = servers.get(i % servers.size()).get("api/search?q=tea", "X-Api-Key", fresh());
+            } catch (RuntimeException e) {
+                last = new Reply("GET api/search", -1, Map.of(), e.toString());
+            }
+            inARow = last.header("RateLimit") != null ? inARow + 1 : 0;
+        }
+        return Duration.ofNanos(System.nanoTime() - start);
     }
 
     /** @return how long until {@code server} answers {@code path} (in its application) as {@code wanted} */

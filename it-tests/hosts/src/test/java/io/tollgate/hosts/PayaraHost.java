@@ -92,6 +92,7 @@ public final class PayaraHost extends ServerHost {
         words.addAll(List.of("--clustername", builder.clusterName != null ? builder.clusterName : defaultClusterName(),
                 "--name", "host" + host(), "--port", Integer.toString(httpPort()), "--deploy", war.toString(),
                 "--logtofile", dir().resolve(LOG).toString()));
+        words.addAll(builder.options);
         if (!builder.config.isEmpty()) {
             Path properties = dir().resolve("system.properties");
             writePrivateProperties(properties, builder.config,
@@ -210,6 +211,7 @@ public final class PayaraHost extends ServerHost {
 
         private String clusterName;
         private int[] members;
+        private final List<String> options = new ArrayList<>();
 
         private Builder(Hosts hosts, int host) {
             super(hosts, host, DEFAULT_HTTP_PORT);
@@ -225,6 +227,12 @@ public final class PayaraHost extends ServerHost {
         public Builder members(int... hosts) {
             Arrays.stream(hosts).forEach(this.hosts::address);
             this.members = hosts.clone();
+            return this;
+        }
+
+        /** Payara Micro options of the test's beyond the production ones, such as {@code --lite}. */
+        public Builder option(String... words) {
+            options.addAll(List.of(words));
             return this;
         }
 
