@@ -71,6 +71,50 @@ class StoreReplacementTest {
                 .isEqualTo(before);
     }
 
+    /**
+     * A client configured to give up after 2 s without its cluster (a finite connect timeout in the user's client
+     * file) shuts down when the cluster stops; Tollgate starts new clients, every one giving up again while the cluster
+     * is away, and once it is back, one connects and the limiter decides by the store, without a redeploy.
+     */
+    @Test
+    void aClientThatGaveUpIsReplacedUntilOneReachesTheClusterAgain() throws Exception {
+        try (HazelcastTestCluster cluster = HazelcastTestCluster.start(1)) {
+            java.nio.file.Path file = java.nio.file.Files.createTempFile("tollgate-client", ".yaml");
+            java.nio.file.Files.writeString(file, String.join("\n",
+                    "hazelcast-client:",
+                    "  cluster-name: " + cluster.name(),
+                    "  network:",
+                    "    cluster-members:",
+                    "      - " + cluster.address(0),
+                    "  connection-strategy:",
+                    "    connection-retry:",
+                    "      cluster-connect-timeout-millis: 2000",
+                    "      max-backoff-millis: 500",
+                    ""));
+            try (TestApp app = TestApp.builder().beans(SearchResource.class)
+                    .property("tollgate.rules.search.rate", "1/1h")
+                    .property("tollgate.rules.search.burst", "2")
+                    .property("tollgate.rules.search.on-store-failure", "deny")
+                    .property("tollgate.hazelcast.client.config", file.toString())
+                    .start()) {
+                assertThat(remaining(app.get("search?q=a"))).isEqualTo(1);
+                assertThat(com.hazelcast.client.HazelcastClient.getAllHazelcastClients()).hasSize(1);
+                HazelcastInstance first = com.hazelcast.client.HazelcastClient.getAllHazelcastClients().iterator().next();
+                cluster.stopMembers();
+                Await.until("the client giving up", Duration.ofSeconds(60), () -> !first.getLifecycleService().isRunning());
+                assertThat(header(get(app, "search?q=b"), "RateLimit")).as("the policy answers").isNull();
+                cluster.startMembers(); // a restarted cluster: its buckets start full
+                Await.until("a new client deciding by the store", Duration.ofSeconds(120),
+                        () -> header(get(app, "search?q=c"), "RateLimit") != null);
+                assertThat(com.hazelcast.client.HazelcastClient.getAllHazelcastClients()).hasSize(1).doesNotContain(first);
+                System.out.println("store replacement: the client gave up while its cluster was stopped; a new one decides "
+                        + "by the store since the cluster came back");
+            } finally {
+                java.nio.file.Files.deleteIfExists(file);
+            }
+        }
+    }
+
     private static HazelcastInstance started(Set<HazelcastInstance> before) {
         Set<HazelcastInstance> running = new HashSet<>(Hazelcast.getAllHazelcastInstances());
         running.removeAll(before);

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -28,7 +29,10 @@ import java.util.logging.Logger;
  * <p>An instance Tollgate started itself (its embedded member, or its client) that shuts down while the application
  * runs (a client that gave up reconnecting, a member that failed) is replaced: a new one is started after
  * {@value #FIRST_RETRY_SECONDS} s, then at growing intervals up to {@value #MAX_RETRY_SECONDS} s until one starts;
- * meanwhile every rule answers by its {@code on-store-failure} policy and the readiness check says why. The buckets,
+ * a replacement that dies again within {@value #SHORT_LIFE_SECONDS} s of its start makes the next wait longer the same
+ * way, so that a client that keeps giving up on a cluster that is away is not restarted every second. Meanwhile every
+ * rule answers by its {@code on-store-failure} policy and the readiness check says why; the first death of a series is
+ * logged at WARNING, the others at FINE. The buckets,
  * the rule changes and the bans then go on in the new instance, each part reading the cluster's state again. An
  * instance Tollgate borrowed (the application's, the server's) is never started or stopped by it.
  */
@@ -37,6 +41,8 @@ public final class HazelcastBackend implements InstanceSource, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(HazelcastBackend.class.getName());
     static final long FIRST_RETRY_SECONDS = 1;
     static final long MAX_RETRY_SECONDS = 30;
+    /** An instance that dies sooner after its start counts as one more failed attempt. */
+    static final long SHORT_LIFE_SECONDS = 60;
 
     private final String mapName;
     private final Function<HazelcastInstance, HazelcastBucketStore> stores;
@@ -53,6 +59,10 @@ public final class HazelcastBackend implements InstanceSource, AutoCloseable {
     private volatile Consumer<String> forget;
     private volatile boolean closing;
     private Future<?> watch;
+    /** When the current instance, if it replaced a dead one, started (System.nanoTime); 0 for the first instance. */
+    private volatile long replacedAt;
+    /** How many replacements in a row died soon after their start. */
+    private volatile int shortLives;
 
     /**
      * @param instance  the instance to start with
@@ -142,11 +152,14 @@ public final class HazelcastBackend implements InstanceSource, AutoCloseable {
     }
 
     private void died(HazelcastInstance dead, Instant when) {
-        String problem = what + " shut down at " + when + "; Tollgate is starting a new one, and until then every rule "
-                + "answers by its on-store-failure policy";
-        LOG.warning(problem);
+        boolean soon = replacedAt != 0 && System.nanoTime() - replacedAt < TimeUnit.SECONDS.toNanos(SHORT_LIFE_SECONDS);
+        shortLives = soon ? shortLives + 1 : 0;
+        long wait = Math.min(MAX_RETRY_SECONDS, FIRST_RETRY_SECONDS << Math.min(shortLives, 5));
+        String problem = what + " shut down at " + when + "; Tollgate starts a new one in " + wait + " s, and until then "
+                + "every rule answers by its on-store-failure policy";
+        LOG.log(shortLives == 0 ? Level.WARNING : Level.FINE, problem);
         view.problem(problem);
-        tasks.after(FIRST_RETRY_SECONDS, TimeUnit.SECONDS, () -> restart(dead, FIRST_RETRY_SECONDS, 1));
+        tasks.after(wait, TimeUnit.SECONDS, () -> restart(dead, wait, 1));
     }
 
     private void restart(HazelcastInstance dead, long waited, int attempt) {
@@ -169,12 +182,14 @@ public final class HazelcastBackend implements InstanceSource, AutoCloseable {
             return;
         }
         HazelcastBucketStore old = store;
+        replacedAt = System.nanoTime();
         use(next);
         old.close();
         for (Consumer<HazelcastInstance> attach : replaced) {
             attach.accept(next);
         }
-        LOG.info(what + " started again, after " + attempt + " attempt(s); Tollgate decides with it from now on");
+        LOG.log(shortLives == 0 ? Level.INFO : Level.FINE, what + " started again, after " + attempt
+                + " attempt(s); Tollgate decides with it from now on");
     }
 
     @Override

@@ -108,6 +108,17 @@ class BanTest {
         assertThat(limiter.bans().lift("r", "nobody")).isFalse();
     }
 
+    /** The other side of a split lifted one ban and started another; this member missed both events. */
+    @Test
+    void aCatchUpMakesTheCopyWhatTheStoreHolds() {
+        deny("a", 3);
+        long until = clock.nowMicros() + Duration.ofMinutes(7).toNanos() / 1_000;
+        limiter.bans().reconcile(Map.of(BucketKeys.of("r", "b"), until));
+        assertThat(limiter.bans().until("r", "a")).as("lifted elsewhere").isEmpty();
+        assertThat(limiter.bans().until("r", "b")).as("started elsewhere").contains(START.plus(Duration.ofMinutes(7)));
+        assertThat(limiter.check(rule, "b", 1).banned()).isTrue();
+    }
+
     @Test
     void aBannedKeyChargesNoRuleOfTheRequest() {
         RequestGate gate = new RequestGate(limiter, name -> null);
