@@ -1,6 +1,7 @@
 package io.tollgate.internal.hazelcast;
 
 import com.hazelcast.config.Config;
+import com.hazelcast.config.ServerSocketEndpointConfig;
 
 /**
  * How fast Tollgate's embedded member notices a member it cannot reach, and how soon the two sides of a split cluster
@@ -15,7 +16,11 @@ import com.hazelcast.config.Config;
  *     splits the cluster, and each side goes on with its copy of the buckets (with a quorum, the side below it answers
  *     by the policy);
  * <li>after a split, the sides look for each other every {@value #MERGE_SECONDS} s (the first time
- *     {@value #MERGE_SECONDS} s after a member's start), and merge as soon as they find each other.
+ *     {@value #MERGE_SECONDS} s after a member's start), and merge as soon as they find each other;
+ * <li>a connection attempt gives up after {@value #CONNECT_SECONDS} s (with its own network settings, a member waits as
+ *     long as the operating system keeps resending its first packet, about two minutes): an attempt made while the
+ *     other side was cut off would otherwise hold up the next one, and the merge, for up to a minute after the
+ *     network's return.
  * </ul>
  * A member configured by a file of the user's ({@code tollgate.hazelcast.config}) keeps that file's timings.
  */
@@ -24,6 +29,7 @@ final class FailureTimings {
     static final int HEARTBEAT_SECONDS = 1;
     static final int MEMBER_TIMEOUT_SECONDS = 10;
     static final int MERGE_SECONDS = 5;
+    static final int CONNECT_SECONDS = 3;
 
     private FailureTimings() {
     }
@@ -33,5 +39,11 @@ final class FailureTimings {
         config.setProperty("hazelcast.max.no.heartbeat.seconds", Integer.toString(MEMBER_TIMEOUT_SECONDS));
         config.setProperty("hazelcast.merge.first.run.delay.seconds", Integer.toString(MERGE_SECONDS));
         config.setProperty("hazelcast.merge.next.run.delay.seconds", Integer.toString(MERGE_SECONDS));
+    }
+
+    /** @return {@code endpoint}, giving up a connection attempt after {@value #CONNECT_SECONDS} s */
+    static ServerSocketEndpointConfig applyTo(ServerSocketEndpointConfig endpoint) {
+        endpoint.setSocketConnectTimeoutSeconds(CONNECT_SECONDS);
+        return endpoint;
     }
 }

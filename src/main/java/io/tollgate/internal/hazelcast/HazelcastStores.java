@@ -392,9 +392,10 @@ public final class HazelcastStores {
             // a member that finds no other waits this long before it starts a cluster of its own (5 s by default)
             config.setProperty("hazelcast.wait.seconds.before.join", "1");
             AdvancedNetworkConfig network = config.getAdvancedNetworkConfig().setEnabled(true);
-            network.setMemberEndpointConfig(new ServerSocketEndpointConfig()
+            ServerSocketEndpointConfig endpoint = new ServerSocketEndpointConfig()
                     .setPort(settings.port()).setPortAutoIncrement(true).setPortCount(Math.max(3, settings.members().size()))
-                    .setInterfaces(new InterfacesConfig().setEnabled(true).addInterface(settings.bindInterface())));
+                    .setInterfaces(new InterfacesConfig().setEnabled(true).addInterface(settings.bindInterface()));
+            network.setMemberEndpointConfig(FailureTimings.applyTo(endpoint));
             JoinConfig join = network.getJoin();
             join.getMulticastConfig().setEnabled(false);
             join.getAutoDetectionConfig().setEnabled(false);
