@@ -81,8 +81,15 @@ public final class HazelcastBackend implements InstanceSource, AutoCloseable {
         this.what = what;
         this.onClose = onClose;
         this.view = new ClusterView(mapName, discovery, tasks);
-        use(instance);
-        view.start();
+        try {
+            use(instance);
+            view.start();
+        } catch (RuntimeException | LinkageError e) {
+            closing = true;
+            tasks.close();
+            onClose.accept(instance); // the instance Tollgate started goes with the store it could not make
+            throw e;
+        }
     }
 
     /** @return the buckets, in whichever instance is current */

@@ -80,7 +80,7 @@ final class HazelcastBanSharing implements BanSharing {
         source.onCatchUp(missedEvents -> {
             HazelcastBanSharing reached = attachment.reached();
             if (reached != null) {
-                reached.catchUp(copy);
+                reached.catchUp(copy, missedEvents);
             }
         });
         return copy;
@@ -88,11 +88,15 @@ final class HazelcastBanSharing implements BanSharing {
 
     /**
      * Reads the map again into this member's copy, after the writes of bans started here so far: bans the map holds
-     * are added or updated, bans it no longer holds are dropped (a lift or an end whose event was missed).
+     * are added or updated, bans it no longer holds are dropped (a lift or an end whose event was missed). A periodic
+     * look ({@code missedEvents} false) reads the whole map only if its size differs from the copy's.
      */
-    void catchUp(Bans copy) {
+    void catchUp(Bans copy, boolean missedEvents) {
         writer.execute(() -> {
             try {
+                if (!missedEvents && bans.size() == copy.size()) {
+                    return;
+                }
                 copy.reconcile(Map.copyOf(bans));
             } catch (RuntimeException e) {
                 LOG.log(Level.FINE, "The cluster's bans could not be read again; they are at the next catch-up", e);
@@ -157,7 +161,9 @@ final class HazelcastBanSharing implements BanSharing {
                 if (listener[0] == null) { // the listener first, then what is there: a ban started meanwhile is not missed
                     listener[0] = bans.addEntryListener(new Copier(copy), true);
                 }
-                copy.reconcile(Map.copyOf(bans));
+                for (Map.Entry<String, Long> ban : bans.entrySet()) {
+                    copy.copied(ban.getKey(), ban.getValue());
+                }
                 HazelcastBanSharing reached = new HazelcastBanSharing(bans, hazelcast.getMap(mapName), listener[0]);
                 synchronized (this) {
                     sharing = reached;

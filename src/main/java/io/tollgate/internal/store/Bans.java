@@ -125,6 +125,11 @@ public final class Bans implements AutoCloseable {
         copy.keySet().removeIf(key -> !stored.containsKey(key));
     }
 
+    /** @return the bans this member's copy holds, ended ones not yet dropped included */
+    public int size() {
+        return copy.size();
+    }
+
     /** Every ban was dropped from the store at once. */
     public void droppedAll() {
         copy.clear();
