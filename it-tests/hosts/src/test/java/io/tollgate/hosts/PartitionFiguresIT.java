@@ -17,7 +17,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The figures of the README's "Several hosts, containers, Kubernetes": what a rule grants while one of three hosts is
- * cut off, under load, and how long the limiter takes to come back. Not part of the test command (it runs about ten
+ * cut off, under load, and how long the limiter takes to come back. Not part of the test command (it runs about eight
  * minutes); run it with
  *
  * <pre>{@code ./mvnw -B -ntp -f it-tests/hosts verify -Dit.test=PartitionFiguresIT -Dhosts.figures=true}</pre>
