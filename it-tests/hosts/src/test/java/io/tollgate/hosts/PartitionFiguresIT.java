@@ -7,11 +7,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -22,7 +20,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *
  * <pre>{@code ./mvnw -B -ntp -f it-tests/hosts verify -Dit.test=PartitionFiguresIT -Dhosts.figures=true}</pre>
  *
- * <p>Three Liberty hosts as in {@link PartitionsIT} (hosts 1 and 2 with a quorum of 2, host 3 without). Two rules,
+ * <p>The three Liberty hosts of {@link QuorumHosts} (hosts 1 and 2 with a quorum of 2, host 3 without). Two rules,
  * each burst 10 and 1 token a second: {@code everyone} (one bucket for all, on {@code api/status}) and {@code search}
  * (one client, the same {@code X-Api-Key} on every host). One client per host sends both, 10 a second each. Each
  * scenario cuts one host for 15 s or 90 s, with the rules' {@code on-store-failure} set to {@code allow} (the old
@@ -33,9 +31,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 @EnabledIfSystemProperty(named = "hosts.figures", matches = "true")
 class PartitionFiguresIT {
 
-    private static final int HOSTS = 3;
+    private static final int HOSTS = QuorumHosts.COUNT;
     private static final int BURST = 10;
-    private static final String MEMBERS_NAME = "members.shop.test";
     private static final Duration REQUEST_EVERY = Duration.ofMillis(100);
 
     private record Scenario(int cutHost, Duration cut, String policy) {
@@ -57,26 +54,13 @@ class PartitionFiguresIT {
         rules.put("tollgate.rules.everyone.burst", Integer.toString(BURST));
         rules.put("tollgate.rules.everyone.key", "global");
         rules.put("tollgate.rules.everyone.paths", "/status");
-        WebArchive war = SampleWar.forLiberty("shop", rules);
-        String cluster = "tollgate-figures-" + UUID.randomUUID().toString().substring(0, 8);
         List<Scenario> scenarios = List.of(
                 new Scenario(3, Duration.ofSeconds(15), "allow"), new Scenario(3, Duration.ofSeconds(15), "local"),
                 new Scenario(1, Duration.ofSeconds(15), "local"), new Scenario(3, Duration.ofSeconds(90), "allow"),
                 new Scenario(3, Duration.ofSeconds(90), "local"), new Scenario(1, Duration.ofSeconds(90), "local"));
         List<String> table = new ArrayList<>();
         try (Hosts hosts = Hosts.create(HOSTS)) {
-            hosts.hostsFile(MEMBERS_NAME, 1, 2, 3);
-            List<LibertyHost> servers = new ArrayList<>();
-            for (int i = 1; i <= HOSTS; i++) {
-                servers.add(LibertyHost.on(hosts, i).war(war)
-                        .config("tollgate.hazelcast.interface", hosts.address(i))
-                        .config("tollgate.hazelcast.kubernetes.service-dns", MEMBERS_NAME)
-                        .config("tollgate.hazelcast.cluster-name", cluster)
-                        .config("tollgate.cluster.quorum", i == 3 ? "0" : "2")
-                        .start());
-            }
-            servers.forEach(server -> server.awaitStarted().requireStarted());
-            SharedBuckets.await(servers, Duration.ofSeconds(180));
+            List<LibertyHost> servers = QuorumHosts.start(hosts, SampleWar.forLiberty("shop", rules));
             for (Scenario scenario : scenarios) {
                 table.add(run(hosts, servers, scenario));
             }

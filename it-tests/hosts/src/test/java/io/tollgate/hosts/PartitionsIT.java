@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Predicate;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,10 +46,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PartitionsIT {
 
-    private static final int HOSTS = 3;
+    private static final int HOSTS = QuorumHosts.COUNT;
     private static final int BURST = 10;
     private static final int SHARE = BURST / HOSTS;
-    private static final String MEMBERS_NAME = "members.shop.test";
     /** Longer than Tollgate's member timeout (10 s), with the time to see the split through. */
     private static final Duration SPLIT_WAIT = Duration.ofSeconds(60);
     private static final Duration HEAL_WAIT = Duration.ofSeconds(90);
@@ -70,23 +68,8 @@ class PartitionsIT {
         rules.put("tollgate.rules.search.rate", "1/1h");
         rules.put("tollgate.rules.search.burst", Integer.toString(BURST));
         rules.put("tollgate.rules.search.key", "header:X-Api-Key");
-        WebArchive war = SampleWar.forLiberty("shop", rules);
-        String cluster = "tollgate-hosts-" + Rig.run() + "-" + UUID.randomUUID().toString().substring(0, 8);
         hosts = Hosts.create(HOSTS);
-        hosts.hostsFile(MEMBERS_NAME, 1, 2, 3);
-        long t0 = System.nanoTime();
-        for (int i = 1; i <= HOSTS; i++) {
-            servers.add(LibertyHost.on(hosts, i).war(war)
-                    .config("tollgate.hazelcast.interface", hosts.address(i))
-                    .config("tollgate.hazelcast.kubernetes.service-dns", MEMBERS_NAME)
-                    .config("tollgate.hazelcast.cluster-name", cluster)
-                    .config("tollgate.cluster.quorum", i == 3 ? "0" : "2")
-                    .start());
-        }
-        servers.forEach(server -> server.awaitStarted().requireStarted());
-        System.out.println("[it] partitions: " + HOSTS + " Liberty servers started in " + (System.nanoTime() - t0) / 1_000_000
-                + " ms; members found through " + MEMBERS_NAME);
-        SharedBuckets.await(servers, Duration.ofSeconds(180));
+        servers.addAll(QuorumHosts.start(hosts, SampleWar.forLiberty("shop", rules)));
     }
 
     @AfterEach
