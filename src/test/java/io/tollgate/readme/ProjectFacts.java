@@ -18,7 +18,7 @@ import org.w3c.dom.NodeList;
  * project's coordinates, the Hazelcast range it supports
  * ({@code hazelcast.version} to {@code hazelcast.latest.version}), the dependencies it uses, the sample
  * application's name and the demo's port (it-tests), and the profiles and plugin executions of each pom (the it-tests' servers
- * included: it-tests/servers and its modules).
+ * included: it-tests/servers and its modules, it-tests/hosts).
  */
 public final class ProjectFacts {
 
@@ -72,6 +72,10 @@ public final class ProjectFacts {
                 poms.put(folder, pom(server));
             }
         }
+        Path hosts = Path.of("it-tests", "hosts");
+        Document rig = parse(root.resolve(hosts).resolve("pom.xml"));
+        dependencies(rig, properties(shared, rig));
+        poms.put(hosts, pom(rig));
         Document simulator = parse(root.resolve("simulator/pom.xml"));
         dependencies(simulator, properties(shared, simulator));
         poms.put(Path.of("simulator"), pom(simulator));
