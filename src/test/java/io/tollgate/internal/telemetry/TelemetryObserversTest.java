@@ -95,6 +95,44 @@ class TelemetryObserversTest {
         return counts;
     }
 
+    /** The gauge counts the members of the store's cluster at each collection, and lets go of it when closed. */
+    @Test
+    void theClusterMembersGaugeReadsTheStoresClusterAtEachCollection() {
+        int[] members = {3};
+        io.tollgate.internal.store.StoreCluster cluster = new io.tollgate.internal.store.StoreCluster() {
+            @Override
+            public int members() {
+                return members[0];
+            }
+
+            @Override
+            public int instances() {
+                return 3;
+            }
+
+            @Override
+            public String discovery() {
+                return "a test";
+            }
+        };
+        DecisionObserver observer = TelemetryObservers.of(sdk, config, cluster);
+        assertThat(gauge("tollgate.cluster.members")).containsExactly(3L);
+        members[0] = 1;
+        assertThat(gauge("tollgate.cluster.members")).containsExactly(1L);
+        observer.close();
+        assertThat(gauge("tollgate.cluster.members")).isEmpty();
+    }
+
+    private List<Long> gauge(String instrument) {
+        List<Long> values = new java.util.ArrayList<>();
+        for (MetricData metric : metrics.collectAllMetrics()) {
+            if (metric.getName().equals(instrument)) {
+                metric.getLongGaugeData().getPoints().forEach(point -> values.add(point.getValue()));
+            }
+        }
+        return values;
+    }
+
     private static Attributes decisions(String rule, String outcome) {
         return Attributes.of(RULE, rule, OUTCOME, outcome);
     }
