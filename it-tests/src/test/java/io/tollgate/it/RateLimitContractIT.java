@@ -342,6 +342,11 @@ class RateLimitContractIT {
         assertEquals(0, metric("tollgate_decisions_total", "search", "outcome", "shadow-denied"));
         assertEquals(0, metric("tollgate_store_failures_total", "search", "cause", "timeout"));
         assertEquals(0, metric("tollgate_store_failures_total", "search", "cause", "error"));
+        HttpResponse<String> metrics = get(base, "/metrics?scope=application", "Accept", "text/plain");
+        double members = metrics.body().lines().filter(line -> line.startsWith("tollgate_cluster_members"))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).findFirst()
+                .orElseThrow(() -> new AssertionError("no tollgate_cluster_members gauge in:\n" + metrics.body()));
+        assertTrue(members >= 1, "the members of Tollgate's cluster: " + members);
     }
 
     @Test
