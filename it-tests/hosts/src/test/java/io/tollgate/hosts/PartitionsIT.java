@@ -150,6 +150,7 @@ class PartitionsIT {
     @Order(3)
     void aSplitHealsWithTheMajoritysChangesInForceAndNoBucketGainsTokens() {
         String key = fresh();
+        long mergedBefore = occurrences(servers.get(2), MERGED);
         hosts.isolate(3);
         long cutAt = System.nanoTime();
         // each side decides by the store of its own again: the split has happened
@@ -167,6 +168,8 @@ class PartitionsIT {
 
         Duration changeArrived = awaitAnswer(servers.get(2), "api/operator/rules/search", null, null,
                 reply -> reply.body().contains("burst 7"), HEAL_WAIT);
+        // host 3's member has rejoined and sent its side's buckets, merged by Tollgate's policy, when it says MERGED
+        awaitLog(servers.get(2), MERGED, mergedBefore + 1, HEAL_WAIT);
         awaitOneCluster(HEAL_WAIT);
         Duration merged = Duration.ofNanos(System.nanoTime() - healedAt);
         List<Reply> after = new ArrayList<>();
@@ -271,6 +274,28 @@ class PartitionsIT {
             pause(Duration.ofMillis(100));
         }
         throw new AssertionError(server + " did not answer " + path + " as wanted within " + timeout.toSeconds() + " s; last: " + last);
+    }
+
+    /** What Hazelcast logs on a member that merged into the other side of a split, once its data is sent. */
+    private static final String MERGED = "is MERGED";
+
+    private static long occurrences(LibertyHost server, String text) {
+        try {
+            return java.nio.file.Files.readAllLines(server.messagesLog()).stream().filter(line -> line.contains(text)).count();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Waits until {@code server}'s log holds {@code text} at least {@code times} times. */
+    private static void awaitLog(LibertyHost server, String text, long times, Duration timeout) {
+        long start = System.nanoTime();
+        while (occurrences(server, text) < times) {
+            if (System.nanoTime() - start > timeout.toNanos()) {
+                throw new AssertionError(server + " did not log '" + text + "' within " + timeout.toSeconds() + " s");
+            }
+            pause(Duration.ofMillis(100));
+        }
     }
 
     /** Waits until the three servers decide on one set of buckets again. */
