@@ -10,6 +10,7 @@ import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.DenialCache;
 import io.tollgate.internal.store.InMemoryBucketStore;
 import io.tollgate.testing.TestClock;
+import io.tollgate.testing.TestCluster;
 import io.tollgate.testing.TestRules;
 import java.time.Duration;
 import java.util.List;
@@ -160,7 +161,7 @@ class LimiterTest {
     @Test
     void theLocalPolicyLimitsAtThisInstancesShareWhileTheStoreFails() {
         Limiter halves = new Limiter(store, Duration.ofMillis(100), observer, io.tollgate.internal.store.Bans.local(store),
-                new FixedCluster(2, 2), 0);
+                new TestCluster(2, 2), 0);
         RuleConfig local = TestRules.read(Map.of("tollgate.rules.r.rate", "1/1h", "tollgate.rules.r.burst", "10")).rule("r");
         switchable.mode = Mode.FAIL;
         List<Decision> decisions = new java.util.ArrayList<>();
@@ -183,7 +184,7 @@ class LimiterTest {
     @Test
     void aKeyDeniedMomentsBeforeTheFailureStartsItsShareEmpty() {
         Limiter halves = new Limiter(store, Duration.ofMillis(100), observer, io.tollgate.internal.store.Bans.local(store),
-                new FixedCluster(2, 2), 0);
+                new TestCluster(2, 2), 0);
         RuleConfig local = TestRules.read(Map.of("tollgate.rules.r.rate", "1/1h", "tollgate.rules.r.burst", "4")).rule("r");
         for (int i = 0; i < 4; i++) {
             assertThat(halves.check(local, "flood", 1).allowed()).isTrue();
@@ -202,7 +203,7 @@ class LimiterTest {
     @Test
     void aShareTooSmallForTheCostDeniesIt() {
         Limiter twentieths = new Limiter(store, Duration.ofMillis(100), observer, io.tollgate.internal.store.Bans.local(store),
-                new FixedCluster(20, 20), 0);
+                new TestCluster(20, 20), 0);
         RuleConfig local = TestRules.read(Map.of("tollgate.rules.r.rate", "1/1h", "tollgate.rules.r.burst", "10")).rule("r");
         switchable.mode = Mode.FAIL;
         assertThat(twentieths.check(local, "k", 1).allowed()).as("a share holds at least one token").isTrue();
@@ -214,7 +215,7 @@ class LimiterTest {
 
     @Test
     void belowTheQuorumTheStoreIsNotAskedAndThePolicyAnswers() {
-        FixedCluster cluster = new FixedCluster(1, 3);
+        TestCluster cluster = new TestCluster(1, 3);
         Limiter quorate = new Limiter(store, Duration.ofMillis(100), observer, io.tollgate.internal.store.Bans.local(store),
                 cluster, 2);
         RuleConfig deny = rule("deny");
@@ -222,37 +223,11 @@ class LimiterTest {
         assertThat(lost.storeUnavailable()).isTrue();
         assertThat(lost.allowed()).isFalse();
         assertThat(observer.events).containsExactly("r q error: denied", "r q denied");
-        cluster.members = 2;
+        cluster.members(2);
         Decision asked = quorate.check(deny, "q", 1);
         assertThat(asked.allowed()).isTrue();
         assertThat(asked.storeUnavailable()).isFalse();
         assertThat(asked.remaining()).as("the denial before charged nothing").isEqualTo(1);
-    }
-
-    /** A cluster of a set size, as the store would see it. */
-    private static final class FixedCluster implements io.tollgate.internal.store.StoreCluster {
-        volatile int members;
-        final int instances;
-
-        FixedCluster(int members, int instances) {
-            this.members = members;
-            this.instances = instances;
-        }
-
-        @Override
-        public int members() {
-            return members;
-        }
-
-        @Override
-        public int instances() {
-            return instances;
-        }
-
-        @Override
-        public String discovery() {
-            return "a test";
-        }
     }
 
     private enum Mode { WORK, FAIL, HANG, PENDING }

@@ -98,26 +98,10 @@ class TelemetryObserversTest {
     /** The gauge counts the members of the store's cluster at each collection, and lets go of it when closed. */
     @Test
     void theClusterMembersGaugeReadsTheStoresClusterAtEachCollection() {
-        int[] members = {3};
-        io.tollgate.internal.store.StoreCluster cluster = new io.tollgate.internal.store.StoreCluster() {
-            @Override
-            public int members() {
-                return members[0];
-            }
-
-            @Override
-            public int instances() {
-                return 3;
-            }
-
-            @Override
-            public String discovery() {
-                return "a test";
-            }
-        };
+        io.tollgate.testing.TestCluster cluster = new io.tollgate.testing.TestCluster(3, 3);
         DecisionObserver observer = TelemetryObservers.of(sdk, config, cluster);
         assertThat(gauge("tollgate.cluster.members")).containsExactly(3L);
-        members[0] = 1;
+        cluster.members(1);
         assertThat(gauge("tollgate.cluster.members")).containsExactly(1L);
         observer.close();
         assertThat(gauge("tollgate.cluster.members")).isEmpty();
