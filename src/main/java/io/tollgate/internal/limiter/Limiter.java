@@ -359,8 +359,9 @@ public final class Limiter {
         TokenBucket bucket = limits.bucket();
         StoreFailurePolicy policy = live.onStoreFailure();
         Decision decision;
-        boolean hot = recentDenials.recentlyDenied(storeKey, 1);
+        boolean hot;
         if (policy == StoreFailurePolicy.LOCAL) {
+            hot = recentDenials.recentlyDenied(storeKey, 1); // any denial: the share starts empty
             Decision local = localShares.decide(rule.name(), storeKey, limits, cost, hot);
             decision = local != null ? local
                     : Decisions.storeUnavailable(rule.name(), false, cost, bucket.burst(0), STORE_FAILURE_RETRY_MICROS);
