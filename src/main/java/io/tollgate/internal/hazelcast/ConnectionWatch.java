@@ -18,7 +18,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Brings Tollgate's embedded member back within about a second of a cut link's return. While packets between two
+ * Brings Tollgate's embedded member back within a second or two of a cut link's return. While packets between two
  * members are dropped, their TCP connections keep unacknowledged data, and TCP waits longer and longer between
  * retransmissions (0.2 s, 0.4 s, … 6.4 s, 12.8 s): when the link returns, the connection stays silent until the next
  * retransmission, up to 13 s after a cut of 10 s; Hazelcast relies on it and has no way to hurry it.
