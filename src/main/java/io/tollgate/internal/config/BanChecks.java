@@ -15,7 +15,7 @@ import java.util.Optional;
 final class BanChecks {
 
     /** The longest ban: a week. */
-    static final Duration MAX_BAN = Duration.ofDays(7);
+    static final Duration MAX_BAN = io.tollgate.internal.store.Bans.LONGEST;
     static final String MAX_BAN_TEXT = "7d";
     private static final int DEFAULT_STATUS = 429;
 

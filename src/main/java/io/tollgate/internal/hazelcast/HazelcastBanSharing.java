@@ -36,7 +36,7 @@ final class HazelcastBanSharing implements BanSharing {
     /** Appended to the bucket map's name for the map of bans. */
     static final String SUFFIX = "-bans";
 
-    private final IMap<String, Long> bans;
+    private final IMap<String, Object> bans;
     private final IMap<String, Object> buckets;
     private final UUID listener;
     /**
@@ -49,7 +49,7 @@ final class HazelcastBanSharing implements BanSharing {
         return thread;
     });
 
-    private HazelcastBanSharing(IMap<String, Long> bans, IMap<String, Object> buckets, UUID listener) {
+    private HazelcastBanSharing(IMap<String, Object> bans, IMap<String, Object> buckets, UUID listener) {
         this.bans = bans;
         this.buckets = buckets;
         this.listener = listener;
@@ -157,11 +157,11 @@ final class HazelcastBanSharing implements BanSharing {
             }
             UUID[] listener = {null};
             reaching = ClusterAttachment.of("The cluster's bans (map " + mapName + SUFFIX + ")", () -> {
-                IMap<String, Long> bans = hazelcast.getMap(mapName + SUFFIX);
+                IMap<String, Object> bans = hazelcast.getMap(mapName + SUFFIX);
                 if (listener[0] == null) { // the listener first, then what is there: a ban started meanwhile is not missed
                     listener[0] = bans.addEntryListener(new Copier(copy), true);
                 }
-                for (Map.Entry<String, Long> ban : bans.entrySet()) {
+                for (Map.Entry<String, Object> ban : bans.entrySet()) {
                     copy.copied(ban.getKey(), ban.getValue());
                 }
                 HazelcastBanSharing reached = new HazelcastBanSharing(bans, hazelcast.getMap(mapName), listener[0]);
@@ -194,9 +194,9 @@ final class HazelcastBanSharing implements BanSharing {
     }
 
     /** Keeps this member's copy as the map changes. */
-    private static final class Copier implements EntryAddedListener<String, Long>, EntryUpdatedListener<String, Long>,
-            EntryRemovedListener<String, Long>, EntryExpiredListener<String, Long>, EntryEvictedListener<String, Long>,
-            EntryMergedListener<String, Long>, MapClearedListener {
+    private static final class Copier implements EntryAddedListener<String, Object>, EntryUpdatedListener<String, Object>,
+            EntryRemovedListener<String, Object>, EntryExpiredListener<String, Object>, EntryEvictedListener<String, Object>,
+            EntryMergedListener<String, Object>, MapClearedListener {
 
         private final Bans copy;
 
@@ -205,32 +205,32 @@ final class HazelcastBanSharing implements BanSharing {
         }
 
         @Override
-        public void entryAdded(EntryEvent<String, Long> event) {
+        public void entryAdded(EntryEvent<String, Object> event) {
             copy.copied(event.getKey(), event.getValue());
         }
 
         @Override
-        public void entryUpdated(EntryEvent<String, Long> event) {
+        public void entryUpdated(EntryEvent<String, Object> event) {
             copy.copied(event.getKey(), event.getValue());
         }
 
         @Override
-        public void entryRemoved(EntryEvent<String, Long> event) {
+        public void entryRemoved(EntryEvent<String, Object> event) {
             copy.dropped(event.getKey(), event.getOldValue());
         }
 
         @Override
-        public void entryExpired(EntryEvent<String, Long> event) {
+        public void entryExpired(EntryEvent<String, Object> event) {
             copy.dropped(event.getKey(), event.getOldValue());
         }
 
         @Override
-        public void entryEvicted(EntryEvent<String, Long> event) {
+        public void entryEvicted(EntryEvent<String, Object> event) {
             copy.dropped(event.getKey(), event.getOldValue());
         }
 
         @Override
-        public void entryMerged(EntryEvent<String, Long> event) {
+        public void entryMerged(EntryEvent<String, Object> event) {
             if (event.getValue() != null) {
                 copy.copied(event.getKey(), event.getValue());
             }

@@ -11,10 +11,13 @@ import com.hazelcast.map.listener.EntryUpdatedListener;
 import io.tollgate.internal.runtime.RuleOverlay;
 import io.tollgate.internal.runtime.SharedRules;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.BiConsumer;
 import java.util.function.UnaryOperator;
+import java.util.logging.Logger;
 
 /**
  * The operator's rule changes in an IMap of plain texts ({@link RuleOverlay#encode()}), one entry per rule, which
@@ -25,10 +28,15 @@ import java.util.function.UnaryOperator;
  */
 final class HazelcastSharedRules implements SharedRules {
 
+    private static final Logger LOG = Logger.getLogger(HazelcastSharedRules.class.getName());
+    /** The values no overlay that were said at WARNING already, each once; a bounded number of them. */
+    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+    private static final int MAX_WARNED = 1_000;
+
     private final InstanceSource source;
     private final String mapName;
     private final String member;
-    private volatile IMap<String, String> map;
+    private volatile IMap<String, Object> map;
     private BiConsumer<String, RuleOverlay> changed;
     private ClusterAttachment attachment;
     private UUID listener;
@@ -63,7 +71,7 @@ final class HazelcastSharedRules implements SharedRules {
         listener = null;
         boolean[] late = {made == null};
         attachment = ClusterAttachment.of("The cluster's rule changes (map " + mapName + ")", () -> {
-            IMap<String, String> shared = hazelcast.getMap(mapName);
+            IMap<String, Object> shared = hazelcast.getMap(mapName);
             synchronized (this) {
                 if (listener == null) { // first, so nothing made meanwhile is missed; once, whatever failed after it
                     listener = shared.addEntryListener(new Listener(changed), true);
@@ -87,22 +95,45 @@ final class HazelcastSharedRules implements SharedRules {
         return read(reached());
     }
 
-    private static Map<String, RuleOverlay> read(IMap<String, String> shared) {
+    /** @return the overlays of the map, leaving out (at WARNING) any value that is no overlay */
+    private static Map<String, RuleOverlay> read(IMap<String, Object> shared) {
         Map<String, RuleOverlay> overlays = new TreeMap<>();
-        for (Map.Entry<String, String> entry : shared.entrySet()) {
-            overlays.put(entry.getKey(), RuleOverlay.decode(entry.getValue()));
+        for (Map.Entry<String, Object> entry : shared.entrySet()) {
+            RuleOverlay overlay = readable(entry.getKey(), entry.getValue());
+            if (overlay != null) {
+                overlays.put(entry.getKey(), overlay);
+            }
         }
         return overlays;
+    }
+
+    /**
+     * @return the overlay {@code value} encodes, or {@code null} for none: a value that is no overlay (a write to the
+     *         map by anything but Tollgate) counts as none, and is said at WARNING, so that it stops neither the other
+     *         rules' changes nor the next change of its own rule, which replaces it
+     */
+    private static RuleOverlay readable(String rule, Object value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return RuleOverlay.read(value);
+        } catch (IllegalArgumentException e) {
+            if (WARNED.size() < MAX_WARNED && WARNED.add(rule + '\n' + value)) {
+                LOG.warning("The shared rule changes hold, for rule '" + rule + "', " + e.getMessage() + "; Tollgate did not "
+                        + "write it and leaves it out: the rule keeps its configured values until its next change");
+            }
+            return null;
+        }
     }
 
     /** @throws IllegalStateException while the cluster has not been reached */
     @Override
     public RuleOverlay update(String rule, UnaryOperator<RuleOverlay> change) {
-        IMap<String, String> map = reached();
+        IMap<String, Object> map = reached();
         map.lock(rule);
         try {
-            String text = map.get(rule);
-            RuleOverlay next = change.apply(text == null ? null : RuleOverlay.decode(text));
+            RuleOverlay next = change.apply(readable(rule, map.get(rule)));
             if (next == null) {
                 map.delete(rule);
             } else {
@@ -114,8 +145,8 @@ final class HazelcastSharedRules implements SharedRules {
         }
     }
 
-    private IMap<String, String> reached() {
-        IMap<String, String> map = this.map;
+    private IMap<String, Object> reached() {
+        IMap<String, Object> map = this.map;
         if (map == null) {
             throw new IllegalStateException("the cluster's rule changes (map " + mapName + ") are out of reach; "
                     + "nothing was changed");
@@ -133,7 +164,7 @@ final class HazelcastSharedRules implements SharedRules {
         if (attachment != null) {
             attachment.close();
         }
-        IMap<String, String> map = this.map;
+        IMap<String, Object> map = this.map;
         if (map != null && listener != null) {
             try {
                 map.removeEntryListener(listener);
@@ -143,27 +174,27 @@ final class HazelcastSharedRules implements SharedRules {
         }
     }
 
-    private record Listener(BiConsumer<String, RuleOverlay> changed) implements EntryAddedListener<String, String>,
-            EntryUpdatedListener<String, String>, EntryRemovedListener<String, String>, EntryMergedListener<String, String> {
+    private record Listener(BiConsumer<String, RuleOverlay> changed) implements EntryAddedListener<String, Object>,
+            EntryUpdatedListener<String, Object>, EntryRemovedListener<String, Object>, EntryMergedListener<String, Object> {
 
         @Override
-        public void entryAdded(EntryEvent<String, String> event) {
-            changed.accept(event.getKey(), RuleOverlay.decode(event.getValue()));
+        public void entryAdded(EntryEvent<String, Object> event) {
+            changed.accept(event.getKey(), readable(event.getKey(), event.getValue()));
         }
 
         @Override
-        public void entryUpdated(EntryEvent<String, String> event) {
-            changed.accept(event.getKey(), RuleOverlay.decode(event.getValue()));
+        public void entryUpdated(EntryEvent<String, Object> event) {
+            changed.accept(event.getKey(), readable(event.getKey(), event.getValue()));
         }
 
         @Override
-        public void entryRemoved(EntryEvent<String, String> event) {
+        public void entryRemoved(EntryEvent<String, Object> event) {
             changed.accept(event.getKey(), null);
         }
 
         @Override
-        public void entryMerged(EntryEvent<String, String> event) {
-            changed.accept(event.getKey(), event.getValue() == null ? null : RuleOverlay.decode(event.getValue()));
+        public void entryMerged(EntryEvent<String, Object> event) {
+            changed.accept(event.getKey(), readable(event.getKey(), event.getValue()));
         }
     }
 }

@@ -51,6 +51,23 @@ public record RuleOverlay(Map<String, String> attributes, String by, String call
         return text.toString().replaceFirst("^#[^\n]*\n", ""); // no date comment
     }
 
+    /**
+     * @return the overlay a value read from the shared map encodes
+     * @throws IllegalArgumentException, saying why, for anything but the text of an overlay (a write to the map by
+     *         anything but Tollgate)
+     */
+    public static RuleOverlay read(Object value) {
+        if (!(value instanceof String text)) {
+            throw new IllegalArgumentException("a " + (value == null ? "null" : value.getClass().getName())
+                    + " where the text of a rule change belongs");
+        }
+        try {
+            return decode(text);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("a text that is no rule change (" + e.getMessage() + ")", e);
+        }
+    }
+
     /** @return the overlay {@code text} encodes */
     public static RuleOverlay decode(String text) {
         Properties properties = new Properties();

@@ -3,6 +3,7 @@ package io.tollgate.internal.store;
 import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.core.Clock;
 import io.tollgate.internal.core.TokenBucket;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Logger;
 
 /**
  * Temporary bans after repeated denials ({@code ban-after}, {@code ban-for}), kept as a copy on this member and
@@ -25,11 +28,20 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Bans implements AutoCloseable {
 
+    /** The longest ban a rule can have ({@code ban-for}): one read from the store that ends later is none Tollgate wrote. */
+    public static final Duration LONGEST = Duration.ofDays(7);
+    private static final Logger LOG = Logger.getLogger(Bans.class.getName());
+    /** How much later than {@link #LONGEST} from now a ban may end: another member's clock may be that far ahead. */
+    private static final long CLOCK_SKEW_MICROS = 60_000_000;
+    private static final long LONGEST_MICROS = LONGEST.toNanos() / 1_000;
+    private static final long WARN_EVERY_NANOS = 60_000_000_000L;
+
     private final BucketStore counters;
     private final Clock clock;
     /** The bans this member knows of: store key to the ban's end in µs since the epoch. */
     private final Map<String, Long> copy = new ConcurrentHashMap<>();
     private volatile BanSharing sharing;
+    private final AtomicLong lastRefusalWarned = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
 
     /**
      * @param counters where denials are counted: the store that decides, without the layers that answer in its place
@@ -96,21 +108,43 @@ public final class Bans implements AutoCloseable {
         });
     }
 
-    /** Another member's ban (or this one's, as the store tells it back): kept until {@code untilMicros}. */
-    public void copied(String storeKey, long untilMicros) {
-        copy.put(storeKey, untilMicros);
+    /**
+     * Another member's ban (or this one's, as the store tells it back): kept until {@code untilMicros}, if it is one
+     * Tollgate wrote: a {@code Long} no later than {@link #LONGEST} from now. Anything else (a ban of a week and more, a
+     * value of another type: a write to the store by anything but Tollgate) is left out, and said at WARNING (once a
+     * minute), so that one hostile write cannot deny a key for good.
+     */
+    public void copied(String storeKey, Object untilMicros) {
+        if (untilMicros instanceof Long until && until <= clock.nowMicros() + LONGEST_MICROS + CLOCK_SKEW_MICROS) {
+            copy.put(storeKey, until);
+        } else {
+            refused(storeKey, untilMicros);
+        }
+    }
+
+    private void refused(String storeKey, Object value) {
+        long now = System.nanoTime();
+        long last = lastRefusalWarned.get();
+        if (now - last >= WARN_EVERY_NANOS && lastRefusalWarned.compareAndSet(last, now)) {
+            LOG.warning("A ban in the store that Tollgate did not write is left out (key hash " + BucketKeys.hashOf(storeKey)
+                    + ": " + (value instanceof Long until ? "it ends " + Clock.instant(until) + ", more than " + LONGEST.toDays()
+                    + " days from now" : "a " + (value == null ? "null" : value.getClass().getName()) + " where the end of a ban "
+                    + "belongs") + "); anything with write access to the map can write there");
+        }
+        copy.remove(storeKey);
     }
 
     /**
      * A ban ended or lifted in the store.
      *
-     * @param untilMicros the end of the ban that ended, or {@code null} if not known: then whatever ban the key has
+     * @param untilMicros the end of the ban that ended, or {@code null} (or anything but a {@code Long}) if not known: then
+     *                    whatever ban the key has
      */
-    public void dropped(String storeKey, Long untilMicros) {
-        if (untilMicros == null) {
-            copy.remove(storeKey);
+    public void dropped(String storeKey, Object untilMicros) {
+        if (untilMicros instanceof Long until) {
+            copy.remove(storeKey, until);
         } else {
-            copy.remove(storeKey, untilMicros);
+            copy.remove(storeKey);
         }
     }
 
@@ -120,8 +154,8 @@ public final class Bans implements AutoCloseable {
      *
      * @param stored every ban of the store, store key to its end in µs since the epoch
      */
-    public void reconcile(Map<String, Long> stored) {
-        copy.putAll(stored);
+    public void reconcile(Map<String, ?> stored) {
+        stored.forEach(this::copied);
         copy.keySet().removeIf(key -> !stored.containsKey(key));
     }
 
