@@ -13,9 +13,10 @@ import java.util.Set;
  * Works out a rule's live part anew, as a deployment would: from the configuration as it reads now, with the
  * attributes an operator changed at runtime laid over it, through the same reader and checks, so a bad change
  * is refused whole with the deployment's messages. Only the live attributes ({@code rate}, {@code burst},
- * {@code limits}, {@code mode}, {@code on-store-failure}, {@code overrides}, {@code max-limit}) may change: a change of any other,
- * in the overlay or in the configuration since the deployment, is refused, since the bindings, keys and path
- * matching were resolved from it at deployment.
+ * {@code limits}, {@code mode}, {@code on-store-failure}, {@code overrides}, {@code max-limit}) may change: one of any other
+ * in the overlay is refused, since the bindings, keys and path matching were resolved from it at deployment. One of
+ * them changed in the configuration since the deployment (edited for the next release) keeps its deployed value and
+ * is pending ({@link #pending}): it freezes none of the live attributes.
  */
 public final class RuleEditor {
 
@@ -75,17 +76,27 @@ public final class RuleEditor {
                 problems.invalid(property, attribute.getValue(), notLive(attribute.getKey()));
             }
         }
-        Map<String, Optional<String>> now = fixedTexts(rule);
-        deployed.get(rule).forEach((attribute, text) -> {
-            if (!text.equals(now.get(attribute))) {
-                problems.invalid(RuleDraft.property(rule, attribute), now.get(attribute).orElse("(not set)"), notLive(attribute)
-                        + "; the deployment read " + text.map(t -> "'" + t + "'").orElse("it unset"));
-            }
-        });
         RuleConfig fresh = new RuleReader(overlaid(rule, overlay), problems, rule,
                 annotations.getOrDefault(rule, new RuleDefaults(rule))).read();
         problems.throwIfAny();
         return fresh.live();
+    }
+
+    /**
+     * @return a line for each attribute of {@code rule} that is not live and reads otherwise in the configuration than
+     *         the deployment read it: it keeps its deployed value until the next deployment
+     */
+    public List<String> pending(String rule) {
+        List<String> lines = new ArrayList<>();
+        Map<String, Optional<String>> now = fixedTexts(rule);
+        deployed.getOrDefault(rule, Map.of()).forEach((attribute, text) -> {
+            if (!text.equals(now.get(attribute))) {
+                lines.add(RuleDraft.property(rule, attribute) + " = '" + now.get(attribute).orElse("(not set)") + "': "
+                        + notLive(attribute) + "; until then the rule keeps " + text.map(t -> "'" + t + "'").orElse("it unset")
+                        + ", as deployed, and its live attributes go on changing");
+            }
+        });
+        return lines;
     }
 
     /** Gives {@code rule} its new live part (from {@link #resolve}), whole. */
@@ -136,10 +147,12 @@ public final class RuleEditor {
     }
 
     /**
-     * @return the configuration with {@code overlay} over {@code rule}'s attributes; a rate or burst laid over it hides
-     *         its {@code limits}, and {@code limits} hides its rate and burst, as a redeployment with them would have to
+     * @return the configuration with {@code overlay} over {@code rule}'s attributes, and the attributes that are not live
+     *         as the deployment read them; a rate or burst laid over it hides its {@code limits}, and {@code limits}
+     *         hides its rate and burst, as a redeployment with them would have to
      */
     private Settings overlaid(String rule, Map<String, String> overlay) {
+        Map<String, Optional<String>> fixed = deployed.get(rule);
         String prefix = RuleDraft.property(rule, "");
         boolean limits = overlay.containsKey(RuleAttributes.LIMITS.name());
         boolean rateOrBurst = overlay.keySet().stream().anyMatch(RATE_OR_BURST::contains);
@@ -153,6 +166,9 @@ public final class RuleEditor {
                 String attribute = name.substring(prefix.length());
                 if (overlay.containsKey(attribute)) {
                     return Optional.of(overlay.get(attribute));
+                }
+                if (fixed.containsKey(attribute)) {
+                    return fixed.get(attribute);
                 }
                 boolean hidden = limits && RATE_OR_BURST.contains(attribute)
                         || rateOrBurst && attribute.equals(RuleAttributes.LIMITS.name())

@@ -45,6 +45,8 @@ public final class LiveRules implements AutoCloseable {
     private final Map<String, RuleOverlay> overlays = new ConcurrentHashMap<>();
     /** The last refusal logged, by rule: a configuration that stays refused is logged once. */
     private final Map<String, String> refusals = new ConcurrentHashMap<>();
+    /** The pending changes of attributes that are not live, by rule, as last logged: each set is logged once. */
+    private final Map<String, String> pending = new ConcurrentHashMap<>();
     /** Applies shared changes (off Hazelcast's event threads) and reads the configuration again, one at a time. */
     private final ScheduledExecutorService worker;
 
@@ -209,6 +211,13 @@ public final class LiveRules implements AutoCloseable {
     private synchronized void apply(String name, RuleOverlay overlay, Source source, String origin, String who) {
         RuleConfig rule = rule(name);
         LiveRule next = resolve(name, overlay == null ? Map.of() : overlay.attributes());
+        String waiting = String.join("\n  ", editor.pending(name));
+        if (!waiting.equals(pending.getOrDefault(name, ""))) {
+            pending.put(name, waiting);
+            if (!waiting.isEmpty()) {
+                LOG.warning("Rate-limit rule '" + name + "': the configuration changed what only a deployment applies:\n  " + waiting);
+            }
+        }
         if (overlay == null) {
             overlays.remove(name);
         } else {

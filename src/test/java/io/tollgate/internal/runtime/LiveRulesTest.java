@@ -49,7 +49,17 @@ class LiveRulesTest {
         properties.put("tollgate.rules.search.rate", "10/1s");
         properties.put("tollgate.rules.search.burst", "10");
         properties.put("tollgate.rules.search.key", "header:x-api-key");
-        Settings settings = new Settings() {
+        Settings settings = settings();
+        config = ConfigReader.read(settings, List.of());
+        LongSupplier nanoTime = () -> nanos;
+        store = new StoreStack(true, 1000).over(new InMemoryBucketStore(clock, 1000), nanoTime);
+        limiter = new Limiter(store, Duration.ofSeconds(1));
+        rules = new LiveRules(config, new RuleEditor(settings, List.of(), config), store, SharedRules.local(), events::add, () -> "ops@example.com").start();
+    }
+
+    /** @return the test's properties as they read at each look-up */
+    private Settings settings() {
+        return new Settings() {
             @Override
             public java.util.Optional<String> get(String name) {
                 return java.util.Optional.ofNullable(properties.get(name));
@@ -60,11 +70,6 @@ class LiveRulesTest {
                 return List.copyOf(properties.keySet());
             }
         };
-        config = ConfigReader.read(settings, List.of());
-        LongSupplier nanoTime = () -> nanos;
-        store = new StoreStack(true, 1000).over(new InMemoryBucketStore(clock, 1000), nanoTime);
-        limiter = new Limiter(store, Duration.ofSeconds(1));
-        rules = new LiveRules(config, new RuleEditor(settings, List.of(), config), store, SharedRules.local(), events::add, () -> "ops@example.com").start();
     }
 
     @AfterEach
@@ -201,9 +206,10 @@ class LiveRulesTest {
         int before = events.size();
         properties.put("tollgate.rules.search.key", "ip");
         properties.put("tollgate.rules.search.rate", "40/1s");
-        rules.refresh(); // a key changed in the configuration refuses the rule's change whole
-        assertThat(rules.current("search")).containsEntry("limits", "30/1s burst 10");
-        assertThat(events).hasSize(before);
+        rules.refresh(); // a key changed in the configuration waits for the next deployment; the rate applies
+        assertThat(rules.current("search")).containsEntry("limits", "40/1s burst 10");
+        assertThat(search().key().toString()).isEqualTo("header:x-api-key");
+        assertThat(events).hasSize(before + 1);
     }
 
     /**
@@ -254,5 +260,31 @@ class LiveRulesTest {
         assertThat(events).extracting(RateLimitRuleChanged::changes).containsExactly(
                 Map.of("limits", new RateLimitRuleChanged.Change("10/1s burst 10", "10/1s burst 3")),
                 Map.of("limits", new RateLimitRuleChanged.Change("10/1s burst 3", "10/1s burst 10")));
+    }
+
+    /**
+     * The configuration is edited for the next release: the rule's key changes, which only a deployment applies. Live
+     * changes go on, from the API and from the configuration, and the rule keeps the key it was deployed with.
+     */
+    @Test
+    void aPendingChangeOfAFixedAttributeFreezesNoLiveChange() {
+        properties.put("tollgate.rules.search.key", "ip");
+        properties.put("tollgate.rules.search.match", "method=POST");
+        assertThat(rules.change("search", Map.of("burst", "3"))).containsEntry("limits", "10/1s burst 3")
+                .containsEntry("mode", "enforce");
+        properties.put("tollgate.rules.search.mode", "shadow");
+        rules.refresh();
+        assertThat(search().live().values()).containsEntry("mode", "shadow").containsEntry("limits", "10/1s burst 3");
+        assertThat(search().key().toString()).as("as deployed").isEqualTo("header:x-api-key");
+        properties.remove("tollgate.rules.search.match");
+        properties.put("tollgate.rules.search.key", "header:x-api-key");
+        RuleEditor editor = new RuleEditor(settings(), List.of(), config);
+        assertThat(editor.pending("search")).isEmpty();
+        properties.put("tollgate.rules.search.key", "ip");
+        assertThat(editor.pending("search")).containsExactly(
+                "tollgate.rules.search.key = 'ip': 'key' cannot change while the application runs (only rate, tokens-per-second, "
+                        + "burst, limits, mode, on-store-failure, overrides, max-limit can); it takes effect at the next "
+                        + "deployment; until then the rule keeps 'header:x-api-key', as deployed, and its live attributes go on "
+                        + "changing");
     }
 }
