@@ -92,6 +92,7 @@ class ServerConfigFilesTest {
         assertEquals(tollgates.getWhitelist().getPrefixes(), filter.getWhitelist().getPrefixes());
         assertEquals(tollgates.getWhitelist().getPackages(), filter.getWhitelist().getPackages());
         assertEquals(tollgates.getWhitelist().getClasses(), filter.getWhitelist().getClasses());
+        assertEquals(tollgates.getBlacklist().getPrefixes(), filter.getBlacklist().getPrefixes());
     }
 
     @Test

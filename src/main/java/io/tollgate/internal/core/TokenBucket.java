@@ -217,13 +217,16 @@ public final class TokenBucket {
 
     /**
      * Gives {@code tokens} back to every limit of a bucket, each capped at its burst: what a request was charged
-     * and, by its outcome, does not owe. A missing state is a full bucket, to which nothing can be added.
+     * and, by its outcome, does not owe. A missing state is a full bucket, to which nothing can be added. A state of
+     * another number of limits than this bucket's was written under other limits since the charge (the rule was
+     * changed): no limit of it was charged as this bucket's were, so nothing is given back to it.
      *
      * @param state  the stored state, or {@code null} for a full bucket; not modified
      * @param tokens tokens to give back, at least 1
      * @param now    the deciding clock, µs since the epoch
      * @return an allowed outcome reporting the bucket after the refund; its {@link Outcome#newState()} is
-     *         {@code null} when nothing must be written (the bucket was missing, or full already)
+     *         {@code null} when nothing must be written (the bucket was missing, full already, or of
+     *         another number of limits)
      * @throws InvalidDefinitionException if {@code tokens} is less than 1
      * @throws IllegalArgumentException for a malformed state ({@link #checkState}): nothing is changed
      */
@@ -233,6 +236,9 @@ public final class TokenBucket {
         }
         checkState(state);
         long[] next = refilled(state, now);
+        if (state != null && BucketState.limitCount(state) != limitCount()) {
+            return outcome(next, now, true, tightest(next), 0, false);
+        }
         boolean changed = false;
         for (int i = 0; i < limitCount(); i++) {
             long units = BucketState.units(next, i);

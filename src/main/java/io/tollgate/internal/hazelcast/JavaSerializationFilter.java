@@ -11,7 +11,9 @@ import com.hazelcast.config.SerializationConfig;
  * <p>Tollgate's own data never uses Java serialization (bucket state and answers are
  * {@code long[]}, the processors {@code DataSerializable}). Hazelcast uses it for the exception
  * carried by an error response and for the properties in a map configuration added at runtime,
- * so the list is: Hazelcast's and Tollgate's classes; the JDK's throwables and what a throwable is
+ * so the list is: Hazelcast's own classes (under {@code com.hazelcast.}, but not the libraries it bundles
+ * under {@value #BUNDLED}: Jackson, SnakeYAML, JSON, ClassGraph, HikariCP, JCTools, Objenesis) and Tollgate's;
+ * the JDK's throwables and what a throwable is
  * made of (stack trace elements, its list of suppressed exceptions); {@link java.util.Properties};
  * and a value type some of Hazelcast's exceptions hold. Whole packages only where
  * nothing in them does more than hold values ({@code java.lang}, {@code java.io},
@@ -30,6 +32,9 @@ public final class JavaSerializationFilter {
     };
 
     private static final String[] PREFIXES = {"com.hazelcast.", "io.tollgate."};
+
+    /** Where Hazelcast bundles the libraries it uses, renamed: none of their classes is what members send. */
+    static final String BUNDLED = "com.hazelcast.shaded.";
 
     private static final String[] CLASSES = {
         // what a throwable is made of: its stack trace and its list of suppressed exceptions
@@ -67,10 +72,14 @@ public final class JavaSerializationFilter {
     private JavaSerializationFilter() {
     }
 
-    /** @return the filter: only the list above, without Hazelcast's default list (which allows every {@code java*} class) */
+    /**
+     * @return the filter: only the list above, without Hazelcast's default list (which allows every {@code java*}
+     *         class), and never the bundled libraries (a refusal wins over the list)
+     */
     public static JavaSerializationFilterConfig create() {
         ClassFilter allowed = new ClassFilter().addPackages(PACKAGES).addPrefixes(PREFIXES).addClasses(CLASSES);
-        return new JavaSerializationFilterConfig().setDefaultsDisabled(true).setWhitelist(allowed);
+        ClassFilter refused = new ClassFilter().addPrefixes(BUNDLED);
+        return new JavaSerializationFilterConfig().setDefaultsDisabled(true).setWhitelist(allowed).setBlacklist(refused);
     }
 
     /** Sets the filter on {@code config}, unless it has a filter of its own. */

@@ -180,6 +180,34 @@ class HazelcastConfigTest {
                 "com.sun.org.apache.xalan.internal.xsltc.trax.TemplatesImpl", "[Ljava.lang.Object;")) {
             assertThat(filter.getWhitelist().isListed(refused)).as(refused).isFalse();
         }
+        for (String bundled : List.of("com.hazelcast.shaded.org.json.JSONObject",
+                "com.hazelcast.shaded.com.fasterxml.jackson.databind.ObjectMapper",
+                "com.hazelcast.shaded.org.objenesis.ObjenesisSerializer", "com.hazelcast.shaded.com.zaxxer.hikari.HikariConfig")) {
+            assertThat(filter.getBlacklist().isListed(bundled)).as(bundled + ": bundled by Hazelcast, never sent").isTrue();
+        }
+    }
+
+    /**
+     * A member with the filter refuses a Java-serialized class Hazelcast bundles (its JSON library's), which the
+     * list's {@code com.hazelcast.} alone would have taken, and still reads the exception of an error response.
+     */
+    @Test
+    void aMemberRefusesTheLibrariesHazelcastBundles() throws Exception {
+        var serialization = (com.hazelcast.internal.serialization.InternalSerializationService)
+                new com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder()
+                        .setConfig(new com.hazelcast.config.SerializationConfig()
+                                .setJavaSerializationFilterConfig(JavaSerializationFilter.create()))
+                        .build();
+        try {
+            Class<?> bundled = Class.forName("com.hazelcast.shaded.org.json.JSONException");
+            Object thrown = bundled.getConstructor(String.class).newInstance("from another member");
+            var data = serialization.toData(thrown);
+            assertThatThrownBy(() -> serialization.toObject(data)).hasStackTraceContaining("com.hazelcast.shaded.org.json.JSONException");
+            var error = serialization.toData(new IllegalStateException("an error response"));
+            assertThat((Object) serialization.toObject(error)).isInstanceOf(IllegalStateException.class);
+        } finally {
+            serialization.dispose();
+        }
     }
 
     private static HazelcastSettings settings(String... namesAndValues) {

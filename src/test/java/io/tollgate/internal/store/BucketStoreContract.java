@@ -283,6 +283,31 @@ public abstract class BucketStoreContract {
         assertThat(acquire(expired, TEN_PER_SECOND, 1).allowed()).isFalse();
     }
 
+    /**
+     * Charged under {@code 10/1s burst 20}, refunded after the rule became {@code 10/1s burst 20, 30/1h} and the
+     * bucket was written so: the refund must not write the one-limit layout back, which the new rule would read as
+     * the fewest tokens in every limit, minting hourly tokens.
+     */
+    @Test
+    void aRefundAfterTheRuleGotAnotherNumberOfLimitsGivesNothingBack() throws Exception {
+        if (!takesRefunds()) {
+            return;
+        }
+        awaitRefunds();
+        String key = key("refund-relayout");
+        TokenBucket charged = TokenBucket.of(Limit.of(20, 10, Duration.ofSeconds(1)));
+        TokenBucket changed = TokenBucket.of(Limit.of(20, 10, Duration.ofSeconds(1)), Limit.of(30, 30, Duration.ofHours(1)));
+        assertThat(acquire(key, charged, 5).allowed()).isTrue(); // 15 left
+        assertThat(acquire(key, changed, 5).allowed()).isTrue(); // 10 and 10 left: the hourly limit carried 15
+        assertThat(refund(key, charged, 5).remaining()).as("the bucket as the charging limits read it").isEqualTo(10);
+        assertThat(acquire(key, changed, 10).allowed()).isTrue();
+        assertThat(acquire(key, changed, 1).allowed()).as("the refund gave nothing back to the hourly limit").isFalse();
+        at(2 * SECOND);
+        Outcome hourly = acquire(key, changed, 1);
+        assertThat(hourly.allowed()).as("the per-second limit refilled; the hourly one has none").isFalse();
+        assertThat(hourly.limitIndex()).isEqualTo(1);
+    }
+
     @Test
     void grantsExactlyTheTokensThereAreUnderConcurrency() throws Exception {
         String key = key("concurrent");
