@@ -11,8 +11,9 @@ import java.util.Objects;
  * that alters what the rule decides (a change to the values it already has fires nothing).
  *
  * @param rule    the rule's name
- * @param changes per live value that changed ({@code limits}, {@code mode}, {@code on-store-failure}, {@code overrides}),
- *                its text before and after
+ * @param changes per live value that changed ({@code limits}, {@code mode}, {@code on-store-failure}, {@code overrides},
+ *                {@code max-limit}), its text before and after; each override's key by its hash, as
+ *                {@link RateLimitDenied#keyHash()} names keys
  * @param source  where the change came from
  * @param origin  the member where it was made (for {@link Source#CONFIGURATION}, this member)
  * @param caller  the authenticated caller who made it through {@link RateLimitRules} (the name of the

@@ -1,5 +1,6 @@
 package io.tollgate.jaxrs;
 
+import io.tollgate.internal.jaxrs.AdminAbsenceFilter;
 import io.tollgate.internal.jaxrs.InvalidCostMapper;
 import io.tollgate.internal.jaxrs.MissingKeyMapper;
 import io.tollgate.internal.jaxrs.RateLimitAdminResource;
@@ -24,9 +25,12 @@ public final class TollgateProviders {
     private TollgateProviders() {
     }
 
-    /** @return the filter that applies the rules, the mappers of Tollgate's refusals, and the admin resource (off unless switched on) */
+    /**
+     * @return the filter that applies the rules, the mappers of Tollgate's refusals, and the admin resource with the
+     *         filter that hides it while it is off (the default)
+     */
     public static Set<Class<?>> classes() {
         return Set.of(RateLimitFeature.class, RateLimitExceededMapper.class, InvalidCostMapper.class, MissingKeyMapper.class,
-                RateLimitAdminResource.class);
+                RateLimitAdminResource.class, AdminAbsenceFilter.class);
     }
 }

@@ -23,6 +23,50 @@ class AdminResourceTest {
         try (TestApp app = app().start()) {
             assertThat(app.get("tollgate/admin/rules", OPERATOR, "ops", "X-Test-Roles", "tollgate-admin").statusCode()).isEqualTo(404);
             assertThat(post(app, "tollgate/admin/rules/search/reset", "10.0.0.1", "tollgate-admin").statusCode()).isEqualTo(404);
+            for (String path : new String[] {"tollgate/admin", "tollgate/admin/rules", "tollgate/admin/rules/search/reset",
+                    "tollgate//admin/rules", "tollgate;v=1/admin/rules/search/bans"}) {
+                for (String method : new String[] {"OPTIONS", "PUT", "DELETE", "HEAD", "PATCH", "GET", "POST"}) {
+                    HttpResponse<String> answer = app.send(method, path, OPERATOR, "ops", "X-Test-Roles", "tollgate-admin");
+                    HttpResponse<String> nothing = app.send(method, path.replace("admin", "nimda"), OPERATOR, "ops");
+                    assertThat(nothing.statusCode()).isEqualTo(404);
+                    assertThat(answer.statusCode()).as(method + " " + path).isEqualTo(404);
+                    assertThat(answer.headers().firstValue("Allow")).as(method + " " + path).isEmpty();
+                    assertThat(answer.body()).as(method + " " + path + ": as a path that does not exist")
+                            .isEqualTo(nothing.body().replace("nimda", "admin"));
+                }
+            }
+            assertThat(app.send("OPTIONS", "search").statusCode()).as("the application's own paths answer as before").isEqualTo(200);
+        }
+    }
+
+    @Test
+    void anAdminRoleThatLetsEveryUserInOrNobodyFailsTheDeployment() {
+        assertThatThrownBy(() -> app().property("tollgate.admin.enabled", "true").property("tollgate.admin.role", "**").start().close())
+                .hasMessageContaining("tollgate.admin.role = '**': '**' stands for every authenticated user in Jakarta Security "
+                        + "and Servlet, which would let any user reset buckets and lift bans; name the role your operators have");
+        assertThatThrownBy(() -> app().property("tollgate.admin.enabled", "true").property("tollgate.admin.role", "*").start().close())
+                .hasMessageContaining("tollgate.admin.role = '*': '*' is no role a caller can be in");
+    }
+
+    /** A page an operator visits could make their browser POST with their credentials; a custom header it cannot add. */
+    @Test
+    void aPostWithoutTheRequestedByHeaderChangesNothing() throws Exception {
+        try (TestApp app = app().property("tollgate.admin.enabled", "true").property("tollgate.admin.role", "tollgate-admin").start()) {
+            String key = "drained";
+            assertThat(app.get("search?q=a", "X-Api-Key", key).statusCode()).isEqualTo(200);
+            assertThat(app.get("search?q=a", "X-Api-Key", key).statusCode()).isEqualTo(200);
+            for (String action : new String[] {"reset", "lift-ban", "inspect"}) {
+                HttpRequest forged = HttpRequest.newBuilder(app.base().resolve("tollgate/admin/rules/search/" + action))
+                        .timeout(Duration.ofSeconds(30)).header(OPERATOR, "ops").header("X-Test-Roles", "tollgate-admin")
+                        .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString(key)).build();
+                HttpResponse<String> refused = HTTP.send(forged, HttpResponse.BodyHandlers.ofString());
+                assertThat(refused.statusCode()).as(action).isEqualTo(400);
+                assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+                assertThat(refused.body()).isEqualTo("{\"type\":\"about:blank\",\"title\":\"Bad Request\",\"status\":400,"
+                        + "\"detail\":\"the Tollgate admin resource takes a POST only with an X-Requested-By header (any value, such as "
+                        + "your name), which a browser does not send for another site's page\"}");
+            }
+            assertThat(app.get("search?q=a", "X-Api-Key", key).statusCode()).as("still drained").isEqualTo(429);
         }
     }
 
@@ -111,7 +155,8 @@ class AdminResourceTest {
 
     private static HttpResponse<String> post(TestApp app, String path, String key, String roles) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(app.base().resolve(path)).timeout(Duration.ofSeconds(30))
-                .header(OPERATOR, "ops").header("X-Test-Roles", roles).header("Content-Type", "text/plain; charset=UTF-8")
+                .header(OPERATOR, "ops").header("X-Test-Roles", roles).header("X-Requested-By", "ops")
+                .header("Content-Type", "text/plain; charset=UTF-8")
                 .POST(HttpRequest.BodyPublishers.ofString(key)).build();
         return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
     }

@@ -55,8 +55,26 @@ class AdminResourceIT {
     private HttpResponse<String> admin(String path, String user, String key) {
         HttpRequest.Builder request = Http.request(base, "api/tollgate/admin/" + path, "Authorization", "Basic "
                 + Base64.getEncoder().encodeToString((user + ":" + user + "-secret").getBytes(StandardCharsets.UTF_8)));
-        return Http.send(key == null ? request.GET()
-                : request.header("Content-Type", "text/plain; charset=UTF-8").POST(HttpRequest.BodyPublishers.ofString(key)));
+        return Http.send(key == null ? request.GET() : request.header("Content-Type", "text/plain; charset=UTF-8")
+                .header("X-Requested-By", user).POST(HttpRequest.BodyPublishers.ofString(key)));
+    }
+
+    /** What a page on another site could make an operator's browser send with their credentials: refused, nothing changed. */
+    @Test
+    void aPostWithoutTheRequestedByHeaderIsRefusedAndChangesNothing() {
+        String key = "forged/" + UUID.randomUUID();
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> ok = get(base, "api/search?q=tea", "X-Api-Key", key);
+            assertEquals(200, ok.statusCode(), describe(ok));
+        }
+        HttpResponse<String> forged = Http.send(Http.request(base, "api/tollgate/admin/rules/search/reset", "Authorization", "Basic "
+                + Base64.getEncoder().encodeToString("ops:ops-secret".getBytes(StandardCharsets.UTF_8)), "Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString(key)));
+        assertEquals(400, forged.statusCode(), describe(forged));
+        assertEquals("application/problem+json", header(forged, "Content-Type").split(";")[0], describe(forged));
+        assertTrue(json(forged).getString("detail").contains("X-Requested-By"), describe(forged));
+        HttpResponse<String> denied = get(base, "api/search?q=tea", "X-Api-Key", key);
+        assertEquals(429, denied.statusCode(), "the bucket was not reset: " + describe(denied));
     }
 
     @Test

@@ -5,6 +5,8 @@ import static io.tollgate.it.Http.describe;
 import static io.tollgate.it.Http.get;
 import static io.tollgate.it.Http.header;
 import static io.tollgate.it.Http.json;
+import static io.tollgate.it.Http.request;
+import static io.tollgate.it.Http.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -14,6 +16,7 @@ import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import java.net.URL;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.UUID;
@@ -301,6 +304,23 @@ class RateLimitContractIT {
             assertEquals("up", ok.body());
             assertNull(header(ok, "RateLimit-Policy"), describe(ok));
             assertNull(header(ok, "RateLimit"), describe(ok));
+        }
+    }
+
+    /** Off (the default), the admin resource answers every method as a path that does not exist, and reveals nothing. */
+    @Test
+    void theAdminResourceOffAnswersEveryMethodAsAMissingPath() {
+        for (String path : List.of("api/tollgate/admin/rules", "api/tollgate/admin/rules/items/reset")) {
+            for (String method : List.of("OPTIONS", "PUT", "DELETE", "HEAD", "GET", "POST")) {
+                HttpRequest.BodyPublisher body = method.startsWith("P") ? HttpRequest.BodyPublishers.ofString("key")
+                        : HttpRequest.BodyPublishers.noBody();
+                HttpResponse<String> answer = send(request(base, path, "X-Requested-By", "it").method(method, body));
+                HttpResponse<String> missing = send(request(base, path.replace("admin", "nimda"), "X-Requested-By", "it")
+                        .method(method, body));
+                assertEquals(404, missing.statusCode(), describe(missing));
+                assertEquals(404, answer.statusCode(), method + " " + describe(answer));
+                assertNull(header(answer, "Allow"), method + " " + describe(answer));
+            }
         }
     }
 

@@ -217,6 +217,14 @@ final class ConfigChecks {
             problems.missing(GlobalProperties.ADMIN_ROLE.name(), "the admin resource (" + GlobalProperties.ADMIN_ENABLED.name()
                     + "=true) answers only authenticated callers in this role; name the role your operators have");
         }
+        String role = admin.role().orElse("");
+        if (role.equals("**")) {
+            problems.invalid(GlobalProperties.ADMIN_ROLE.name(), role, "'**' stands for every authenticated user in Jakarta "
+                    + "Security and Servlet, which would let any user reset buckets and lift bans; name the role your operators have");
+        } else if (role.equals("*")) {
+            problems.invalid(GlobalProperties.ADMIN_ROLE.name(), role, "'*' is no role a caller can be in (isUserInRole(\"*\") is "
+                    + "false), so nobody could use the admin resource; name the role your operators have");
+        }
     }
 
     private static String usedBy(RuleDefaults annotation) {

@@ -134,6 +134,17 @@ public final class LiveRule {
         return Collections.unmodifiableMap(values);
     }
 
+    /**
+     * @return the live values as logs and {@link io.tollgate.RateLimitRuleChanged} show them: as {@link #values()}
+     *         writes them, but each override's key by its hash ({@link io.tollgate.internal.core.BucketKeys#hash}), as
+     *         events and the admin resource name keys
+     */
+    public Map<String, String> shownValues() {
+        Map<String, String> values = new LinkedHashMap<>(values());
+        values.put(OVERRIDES, Overrides.formatHashed(overrides));
+        return Collections.unmodifiableMap(values);
+    }
+
     /** @return whether {@code other} decides as this snapshot does (whichever rule it is of) */
     public boolean sameValues(LiveRule other) {
         return values().equals(other.values()) && cost.maxCost() == other.cost.maxCost();
@@ -142,7 +153,7 @@ public final class LiveRule {
     @Override
     public String toString() {
         return limits.limits() + " mode=" + values().get(MODE) + " on-store-failure=" + values().get(ON_STORE_FAILURE)
-                + (overrides.isEmpty() ? "" : " overrides=" + values().get(OVERRIDES))
+                + (overrides.isEmpty() ? "" : " overrides=" + Overrides.formatHashed(overrides))
                 + (fromRequest == null ? "" : " " + fromRequest);
     }
 }

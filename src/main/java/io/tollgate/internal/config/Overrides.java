@@ -1,5 +1,6 @@
 package io.tollgate.internal.config;
 
+import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.core.Limit;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -7,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The syntax of a rule's per-key overrides: {@code <key>=<limits>} items separated by {@code ;}, each
@@ -53,8 +55,17 @@ final class Overrides {
 
     /** @return {@code overrides} in the syntax {@link #parse} reads */
     static String format(Map<String, BucketLimits> overrides) {
+        return format(overrides, Overrides::encode);
+    }
+
+    /** @return {@code overrides} as {@link #format} writes them, but each key by its hash, as events name keys */
+    static String formatHashed(Map<String, BucketLimits> overrides) {
+        return format(overrides, BucketKeys::hash);
+    }
+
+    private static String format(Map<String, BucketLimits> overrides, Function<String, String> keyText) {
         StringBuilder text = new StringBuilder();
-        overrides.forEach((key, limits) -> text.append(text.length() == 0 ? "" : "; ").append(encode(key)).append('=')
+        overrides.forEach((key, limits) -> text.append(text.length() == 0 ? "" : "; ").append(keyText.apply(key)).append('=')
                 .append(limits.text()));
         return text.toString();
     }

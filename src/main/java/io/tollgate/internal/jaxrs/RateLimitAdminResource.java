@@ -16,6 +16,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
@@ -27,16 +28,24 @@ import java.util.function.Function;
  * is the request's body ({@code text/plain}, UTF-8), so that it stays out of
  * URLs and access logs and needs no escaping; answers name it by its hash only. Found by the server's scan of the
  * application, like {@link RateLimitFeature}. Off ({@code tollgate.admin.enabled=false}, the default) every path
- * answers 404 as if it did not exist; on, only an authenticated caller in {@code tollgate.admin.role} is answered:
- * 401 without a caller, 403 outside the role.
+ * answers 404 as if it did not exist ({@link AdminAbsenceFilter}); on, only an authenticated caller in
+ * {@code tollgate.admin.role} is answered: 401 without a caller, 403 outside the role. A {@code POST} must carry
+ * {@value #REQUESTED_BY} (any value), a header no browser sends across sites without the application's consent, so
+ * that a page an operator visits cannot make their browser reset a bucket or lift a ban (400 without it).
  */
 @Path("tollgate/admin")
 public class RateLimitAdminResource {
+
+    /** The header every {@code POST} carries. */
+    static final String REQUESTED_BY = "X-Requested-By";
 
     private static final String JSON = MediaType.APPLICATION_JSON;
 
     @Context
     SecurityContext security;
+
+    @Context
+    HttpHeaders headers;
 
     /** @return every rule as it runs */
     @GET
@@ -50,7 +59,7 @@ public class RateLimitAdminResource {
     @Path("rules/{rule}/inspect")
     @Consumes(MediaType.WILDCARD)
     public Response inspect(@PathParam("rule") String rule, String key) {
-        return answer(tollgate -> bucket(tollgate.admin().inspect(rule, key == null ? "" : key)));
+        return post(tollgate -> bucket(tollgate.admin().inspect(rule, key == null ? "" : key)));
     }
 
     /** @return the bucket of the key (the body) of the rule after it was reset: full */
@@ -58,7 +67,7 @@ public class RateLimitAdminResource {
     @Path("rules/{rule}/reset")
     @Consumes(MediaType.WILDCARD)
     public Response reset(@PathParam("rule") String rule, String key) {
-        return answer(tollgate -> bucket(tollgate.admin().reset(rule, key == null ? "" : key)));
+        return post(tollgate -> bucket(tollgate.admin().reset(rule, key == null ? "" : key)));
     }
 
     /** @return the keys the rule bans now, by hash, with the end of each ban */
@@ -74,7 +83,7 @@ public class RateLimitAdminResource {
     @Consumes(MediaType.WILDCARD)
     public Response liftBan(@PathParam("rule") String rule, String key) {
         String given = key == null ? "" : key;
-        return answer(tollgate -> Response.ok(AdminBodies.lifted(rule, BucketKeys.hash(given), tollgate.admin().liftBan(rule, given)),
+        return post(tollgate -> Response.ok(AdminBodies.lifted(rule, BucketKeys.hash(given), tollgate.admin().liftBan(rule, given)),
                 JSON).build());
     }
 
@@ -84,6 +93,17 @@ public class RateLimitAdminResource {
     public Response topDenied(@PathParam("rule") String rule, @QueryParam("limit") @DefaultValue("10") String limit) {
         return answer(tollgate -> Response.ok(AdminBodies.topDenied(rule, tollgate.admin().topDenied(rule, AdminBodies.limit(limit))),
                 JSON).build());
+    }
+
+    private Response post(Function<Tollgate, Response> call) {
+        return answer(tollgate -> {
+            String requestedBy = headers == null ? null : headers.getHeaderString(REQUESTED_BY);
+            if (requestedBy == null || requestedBy.isBlank()) {
+                return problem(Response.Status.BAD_REQUEST, "the Tollgate admin resource takes a POST only with an " + REQUESTED_BY
+                        + " header (any value, such as your name), which a browser does not send for another site's page");
+            }
+            return call.apply(tollgate);
+        });
     }
 
     private Response answer(Function<Tollgate, Response> call) {

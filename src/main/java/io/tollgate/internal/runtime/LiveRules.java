@@ -231,8 +231,8 @@ public final class LiveRules implements AutoCloseable {
         editor.apply(rule, next);
         store.forgetRule(name);
         Map<String, RateLimitRuleChanged.Change> changes = new LinkedHashMap<>();
-        Map<String, String> after = next.values();
-        before.values().forEach((attribute, old) -> {
+        Map<String, String> after = next.shownValues();
+        before.shownValues().forEach((attribute, old) -> {
             if (!old.equals(after.get(attribute))) {
                 changes.put(attribute, new RateLimitRuleChanged.Change(old, after.get(attribute)));
             }

@@ -7,6 +7,7 @@ import io.tollgate.internal.config.ConfigReader;
 import io.tollgate.internal.config.RuleEditor;
 import io.tollgate.internal.config.Settings;
 import io.tollgate.internal.config.TollgateConfig;
+import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.limiter.Limiter;
 import io.tollgate.internal.runtime.LiveRules;
 import io.tollgate.internal.store.BucketStore;
@@ -82,7 +83,8 @@ class SharedRuleChangesTest {
                 assertThat(event.source()).isEqualTo(RateLimitRuleChanged.Source.API);
                 assertThat(event.origin()).startsWith("member ").isNotEqualTo(event.member());
                 assertThat(event.caller()).as("who made it, on the first member").isEqualTo("operator-0");
-                assertThat(event.changes()).containsKey("overrides");
+                assertThat(event.changes()).containsEntry("overrides",
+                        new RateLimitRuleChanged.Change("", BucketKeys.hash("acme") + "=100/1s burst 100"));
             });
 
             Member late = deploy(cluster, 2);

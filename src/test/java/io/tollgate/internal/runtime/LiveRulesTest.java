@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tollgate.Decision;
 import io.tollgate.RateLimitRuleChanged;
 import io.tollgate.internal.config.ConfigReader;
+import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.config.LiveRule;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.config.RuleEditor;
@@ -23,6 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -185,6 +189,40 @@ class LiveRulesTest {
         rules.revert("search");
         assertThat(rules.current("search")).containsEntry("overrides", "").containsEntry("limits", "10/1s burst 10");
         assertThat(rules.changes("search")).isEmpty();
+    }
+
+    /** Keys are named by their hashes outside the API that sets them, as the admin resource and denial events name them. */
+    @Test
+    void anOverridesKeyIsNamedByItsHashInTheEventAndTheLog() {
+        List<LogRecord> logged = new ArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                logged.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger logger = Logger.getLogger(LiveRules.class.getName());
+        logger.addHandler(handler);
+        try {
+            rules.override("search", "secret-api-key", "1000/1s");
+        } finally {
+            logger.removeHandler(handler);
+        }
+        String shown = BucketKeys.hash("secret-api-key") + "=1000/1s burst 1000";
+        assertThat(events).last().satisfies(event -> assertThat(event.changes())
+                .containsExactly(Map.entry("overrides", new RateLimitRuleChanged.Change("", shown))));
+        assertThat(logged).singleElement().satisfies(record -> assertThat(record.getMessage())
+                .contains("overrides '' -> '" + shown + "'").doesNotContain("secret-api-key"));
+        assertThat(rules.current("search")).as("what the API reads back, to edit").containsEntry("overrides", "secret-api-key=1000/1s burst 1000");
+        assertThat(config.rule("search").live().toString()).contains(shown).doesNotContain("secret-api-key");
     }
 
     @Test
