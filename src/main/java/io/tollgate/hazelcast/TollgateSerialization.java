@@ -26,7 +26,7 @@ public final class TollgateSerialization implements DataSerializableFactory {
     /** The factory id, {@code 0x746F6C6C} (1953459308, "toll"); never changes. */
     public static final int FACTORY_ID = 0x746F6C6C;
     /** The newest wire version this Tollgate reads and writes. */
-    public static final int WIRE_VERSION = 2;
+    public static final int WIRE_VERSION = 3;
 
     /**
      * Adds this factory to a member's or client's configuration, as an application that configures its own

@@ -16,10 +16,10 @@ import java.util.Map;
 public final class LiveRule {
 
     /** The names {@link #values()} gives, in order. */
-    static final String LIMITS = "limits";
+    public static final String LIMITS = "limits";
     static final String MODE = "mode";
     static final String ON_STORE_FAILURE = "on-store-failure";
-    static final String OVERRIDES = "overrides";
+    public static final String OVERRIDES = "overrides";
     static final String MAX_LIMIT = "max-limit";
 
     private final RuleConfig rule;

@@ -48,6 +48,11 @@ public final class BucketKeys {
         return storeKey.substring(0, colon + 1) + "#ban:" + storeKey.substring(colon + 1);
     }
 
+    /** @return whether {@code storeKey} is a {@link #banCounter}, not a client's bucket */
+    public static boolean isBanCounter(String storeKey) {
+        return storeKey.startsWith("#ban:", storeKey.indexOf(':') + 1);
+    }
+
     /**
      * @param storeKey a store key made by {@link #of}
      * @return the {@link #hash} of the client's key it was made from: the key stored as its hash gives it as it is

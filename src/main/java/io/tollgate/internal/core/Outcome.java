@@ -16,9 +16,16 @@ public final class Outcome {
     private final long retryAfterMicros;
     private final long[] newState;
     private final long fullAfterMicros;
+    /** Whether this member answered it from a recent denial ({@link #aged}) rather than the store. */
+    private final boolean remembered;
 
     Outcome(boolean allowed, int limitIndex, long remaining, long resetAfterMicros, long retryAfterMicros,
             long[] newState, long fullAfterMicros) {
+        this(allowed, limitIndex, remaining, resetAfterMicros, retryAfterMicros, newState, fullAfterMicros, false);
+    }
+
+    private Outcome(boolean allowed, int limitIndex, long remaining, long resetAfterMicros, long retryAfterMicros,
+            long[] newState, long fullAfterMicros, boolean remembered) {
         this.allowed = allowed;
         this.limitIndex = limitIndex;
         this.remaining = remaining;
@@ -26,6 +33,7 @@ public final class Outcome {
         this.retryAfterMicros = retryAfterMicros;
         this.newState = newState;
         this.fullAfterMicros = fullAfterMicros;
+        this.remembered = remembered;
     }
 
     /**
@@ -101,6 +109,11 @@ public final class Outcome {
      */
     public Outcome aged(long elapsedMicros) {
         return new Outcome(allowed, limitIndex, remaining, Math.max(0, resetAfterMicros - elapsedMicros),
-                Math.max(0, retryAfterMicros - elapsedMicros), null, 0);
+                Math.max(0, retryAfterMicros - elapsedMicros), null, 0, true);
+    }
+
+    /** @return whether this denial was answered from a recent one ({@link #aged}), without asking the store */
+    public boolean isRemembered() {
+        return remembered;
     }
 }

@@ -271,6 +271,26 @@ public final class TokenBucket {
     }
 
     /**
+     * @param state the stored state, or {@code null} for a full bucket; not modified
+     * @return µs from {@code now} until {@code state}, read under these limits (as {@link #tryConsume} reads it), is
+     *         full in every limit: how long it must be kept, so that it never comes back fuller than these limits
+     *         refill it; 0 if it is full already
+     * @throws IllegalArgumentException for a malformed state ({@link #checkState})
+     */
+    public long untilFullMicros(long[] state, long now) {
+        checkState(state);
+        if (state == null) {
+            return 0;
+        }
+        long[] current = refilled(state, now);
+        long fullAfter = 0;
+        for (int i = 0; i < limitCount(); i++) {
+            fullAfter = Math.max(fullAfter, untilFull(current, i));
+        }
+        return fullAfter == 0 ? 0 : fullAfter + BucketState.time(current) - now;
+    }
+
+    /**
      * @return the state at {@code max(stored time, now)} with every limit refilled: a full bucket at {@code now}
      *         for none, an empty one at {@code now} for a state too far ahead, a state of another number of limits
      *         carried over ({@link #carried})

@@ -12,6 +12,7 @@ import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.StoreCluster;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Future;
@@ -242,6 +243,16 @@ public final class HazelcastBackend implements InstanceSource, AutoCloseable {
         @Override
         public void reset(String key) {
             store.reset(key);
+        }
+
+        @Override
+        public CompletionStage<Void> retain(String key, TokenBucket limits) {
+            return store.retain(key, limits);
+        }
+
+        @Override
+        public CompletionStage<Void> retainRule(String rule, TokenBucket limits, Set<String> except) {
+            return store.retainRule(rule, limits, except);
         }
 
         @Override

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -190,14 +191,58 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
         if (tokens < 1) {
             throw new IllegalArgumentException("tokens = " + tokens + ": must be at least 1");
         }
-        if (hazelcast.getLocalEndpoint() instanceof Member) {
-            int version = wire.inUse();
-            if (version < Serialization.WIRE_V2) {
-                return CompletableFuture.failedFuture(new IllegalStateException("a data member of the cluster reads wire versions "
-                        + "up to " + version + " only (an older Tollgate), which have no refunds"));
-            }
+        String older = olderMember(Serialization.WIRE_V2, "which have no refunds");
+        if (older != null) {
+            return CompletableFuture.failedFuture(new IllegalStateException(older));
         }
         return entries().call(key, RefundProcessor.create(bucket, tokens, identified), OutcomeWire::read);
+    }
+
+    /**
+     * Sends a {@link RetainProcessor} to the key's owner. A member sends it only while every data member reads wire
+     * version 3; until then it fails here without being sent, and the bucket keeps the time-to-live of its last
+     * write. A client sends it: a member without it fails the call, and nothing changes.
+     */
+    @Override
+    public CompletionStage<Void> retain(String key, TokenBucket limits) {
+        String older = olderMember(Serialization.WIRE_V3, "cannot keep a bucket for stricter limits");
+        if (older != null) {
+            return CompletableFuture.failedFuture(new IllegalStateException(older));
+        }
+        try {
+            return map().submitToKey(key, RetainProcessor.create(limits, null, Set.of(), identified)).thenApply(answer -> (Void) null);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Runs a {@link RetainProcessor} over the whole map, on every member, waiting for it: as {@link #retain}, for a rule. */
+    @Override
+    public CompletionStage<Void> retainRule(String rule, TokenBucket limits, Set<String> except) {
+        String older = olderMember(Serialization.WIRE_V3, "cannot keep a bucket for stricter limits");
+        if (older != null) {
+            return CompletableFuture.failedFuture(new IllegalStateException(older));
+        }
+        try {
+            map().executeOnEntries(RetainProcessor.create(limits, rule, Set.copyOf(except), identified));
+            return CompletableFuture.completedFuture(null);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * @return why this member cannot send what only wire version {@code needed} has (a data member of an older
+     *         Tollgate is in the cluster), or {@code null}; a client cannot know, and sends it
+     */
+    private String olderMember(int needed, String which) {
+        if (hazelcast.getLocalEndpoint() instanceof Member) {
+            int version = wire.inUse();
+            if (version < needed) {
+                return "a data member of the cluster reads wire versions up to " + version + " only (an older Tollgate), " + which;
+            }
+        }
+        return null;
     }
 
     /** @return the wire version this store sends now (for tests) */

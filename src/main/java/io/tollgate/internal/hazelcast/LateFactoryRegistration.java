@@ -174,6 +174,7 @@ final class LateFactoryRegistration {
         constructors[Serialization.STATE_BACKUP] = new Creator(StateBackup.Identified::new);
         constructors[Serialization.BATCH_PROCESSOR] = new Creator(BatchProcessor.Identified::new);
         constructors[Serialization.REFUND_PROCESSOR] = new Creator(RefundProcessor.Identified::new);
+        constructors[Serialization.RETAIN_PROCESSOR] = new Creator(RetainProcessor.Identified::new);
         for (Object constructor : constructors) {
             if (constructor != null && !slotType.isInstance(constructor)) {
                 throw new IllegalStateException("this Hazelcast's factory takes constructors of type " + slotType.getName());

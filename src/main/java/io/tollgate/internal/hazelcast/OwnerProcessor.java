@@ -110,7 +110,7 @@ abstract class OwnerProcessor implements EntryProcessor<String, long[], long[]>,
     }
 
     @Override
-    public final EntryProcessor<String, long[], long[]> getBackupProcessor() {
+    public EntryProcessor<String, long[], long[]> getBackupProcessor() {
         return backup;
     }
 }

@@ -35,8 +35,10 @@ public final class Serialization {
     static final int BATCH_PROCESSOR = 3;
     /** {@link RefundProcessor}: tokens given back to a bucket (from wire version 2 on). */
     static final int REFUND_PROCESSOR = 4;
+    /** {@link RetainProcessor}: a bucket's time-to-live made to follow the limits now in force (from wire version 3 on). */
+    static final int RETAIN_PROCESSOR = 5;
     /** One more than the highest type id. */
-    static final int TYPE_COUNT = 5;
+    static final int TYPE_COUNT = 6;
 
     /** Wire version 0: no marker; a batch carries one deadline, that of its oldest request. */
     static final int WIRE_V0 = 0;
@@ -44,6 +46,8 @@ public final class Serialization {
     static final int WIRE_V1 = 1;
     /** Wire version 2: version 1's layouts, and refunds ({@link RefundProcessor}), which no earlier member reads. */
     static final int WIRE_V2 = 2;
+    /** Wire version 3: version 2's layouts, and the keeping of buckets ({@link RetainProcessor}), which no earlier member reads. */
+    static final int WIRE_V3 = 3;
     /** The highest wire version this code reads and writes. */
     static final int WIRE_VERSION = io.tollgate.hazelcast.TollgateSerialization.WIRE_VERSION;
 
@@ -79,6 +83,8 @@ public final class Serialization {
                 return new BatchProcessor.Identified();
             case REFUND_PROCESSOR:
                 return new RefundProcessor.Identified();
+            case RETAIN_PROCESSOR:
+                return new RetainProcessor.Identified();
             default:
                 return null;
         }

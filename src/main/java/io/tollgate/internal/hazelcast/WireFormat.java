@@ -20,10 +20,11 @@ import java.io.IOException;
  * StateBackup      v0: state long[], ttlMillis
  *                  v1: -2, ttlMillis, state long[]
  * RefundProcessor  v2: -3, tokens, spec long[]
+ * RetainProcessor  v3: -4, rule string (null for one key), int n, n x key string, spec long[]
  * </pre>
  * Version 2 writes the others as version 1 does, with its own marker ({@code -3}): it adds the refund, which
  * no earlier member can read (its type is unknown there, so a refund sent to one fails on arrival and changes
- * nothing).
+ * nothing). Version 3 does the same with the keeping of buckets ({@code -4}).
  * Deadlines are cluster time in milliseconds, 0 for none. Version 1 puts a long right after the
  * marker on purpose: a version-0 member takes the marker for the length of an empty array and reads
  * that long where it expects its deadline (or the time-to-live), then stops at the empty spec and

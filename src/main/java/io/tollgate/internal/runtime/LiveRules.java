@@ -2,22 +2,30 @@ package io.tollgate.internal.runtime;
 
 import io.tollgate.RateLimitRuleChanged;
 import io.tollgate.RateLimitRuleChanged.Source;
+import io.tollgate.internal.config.BucketLimits;
 import io.tollgate.internal.config.InvalidConfigurationException;
 import io.tollgate.internal.config.LiveRule;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.config.RuleEditor;
 import io.tollgate.internal.config.TollgateConfig;
+import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.store.BucketStore;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -34,6 +42,8 @@ import java.util.logging.Logger;
 public final class LiveRules implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(LiveRules.class.getName());
+    /** How long a change waits for its rule's buckets to be kept for its new limits before it goes on. */
+    private static final long PASS_WAIT_SECONDS = 10;
 
     private final TollgateConfig config;
     private final RuleEditor editor;
@@ -49,6 +59,10 @@ public final class LiveRules implements AutoCloseable {
     private final Map<String, String> pending = new ConcurrentHashMap<>();
     /** Applies shared changes (off Hazelcast's event threads) and reads the configuration again, one at a time. */
     private final ScheduledExecutorService worker;
+    /** Makes the stored buckets of a changed rule follow its new limits ({@link #retain}), off the worker. */
+    private final ScheduledExecutorService keeper;
+    /** Said once: this member cannot keep buckets for stricter limits yet. */
+    private final AtomicBoolean retainFailureLogged = new AtomicBoolean();
 
     /**
      * @param store    the store whose local state of a rule ({@link BucketStore#forgetRule}) a change makes stale
@@ -65,8 +79,13 @@ public final class LiveRules implements AutoCloseable {
         this.observer = observer;
         this.caller = caller;
         ClassLoader application = Thread.currentThread().getContextClassLoader();
-        this.worker = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "tollgate-live-rules");
+        this.worker = daemon("tollgate-live-rules", application);
+        this.keeper = daemon("tollgate-bucket-keeper", application);
+    }
+
+    private static ScheduledExecutorService daemon(String name, ClassLoader application) {
+        return Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, name);
             thread.setDaemon(true);
             thread.setContextClassLoader(application);
             return thread;
@@ -237,12 +256,55 @@ public final class LiveRules implements AutoCloseable {
                 changes.put(attribute, new RateLimitRuleChanged.Change(old, after.get(attribute)));
             }
         });
+        if ((changes.containsKey(LiveRule.LIMITS) || changes.containsKey(LiveRule.OVERRIDES)) && next.fromRequest() == null
+                && (source == Source.CONFIGURATION || origin.equals(shared.member()))) {
+            retain(name, next);
+        }
         Instant now = Instant.now();
         LOG.info(() -> "Rate-limit rule '" + name + "' changed " + (source == Source.API ? "through the operator API (made "
                 + (who == null ? "" : "by " + who + " ") + "on " + origin
                 + (overlay == null ? ", reverted to the configuration" : " at " + overlay.at()) + ")" : "in the configuration")
                 + ", applied on " + shared.member() + " at " + now + ": " + describe(changes));
         observer.accept(new RateLimitRuleChanged(name, changes, source, origin, who, shared.member(), now));
+    }
+
+    /**
+     * Makes every stored bucket of the rule expire when its new limits (the rule's, or its override's) have refilled
+     * it, not when the limits that last wrote it would have: a denial writes nothing, so a bucket drained under
+     * looser limits would otherwise come back full long before. Done where the change was made (each member, for a
+     * change of its configuration), off the caller's thread, and once more a second later, for a bucket written by
+     * a member that had not applied the change yet. The change waits for the first pass, at most
+     * {@value #PASS_WAIT_SECONDS} s: in memory, it is done when the change returns.
+     */
+    private void retain(String name, LiveRule live) {
+        Set<String> overridden = new HashSet<>();
+        live.overrides().keySet().forEach(key -> overridden.add(BucketKeys.of(name, key)));
+        Runnable pass = () -> {
+            try {
+                store.retainRule(name, live.limits().bucket(), overridden).toCompletableFuture().get();
+                for (Map.Entry<String, BucketLimits> override : live.overrides().entrySet()) {
+                    store.retain(BucketKeys.of(name, override.getKey()), override.getValue().bucket()).toCompletableFuture().get();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | RuntimeException e) {
+                Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+                LOG.log(retainFailureLogged.compareAndSet(false, true) ? Level.WARNING : Level.FINE, "Rate-limit rule '" + name
+                        + "': its stored buckets keep the time-to-live their last write gave them (" + cause.getMessage()
+                        + "); a bucket drained under the old limits may come back full before the new ones refill it", cause);
+            }
+        };
+        try {
+            Future<?> first = keeper.submit(pass);
+            keeper.schedule(pass, 1, TimeUnit.SECONDS);
+            first.get(PASS_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (RejectedExecutionException e) {
+            LOG.log(Level.FINE, "A rule change arrived after Tollgate stopped", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.log(Level.FINE, "The stored buckets of rule '" + name + "' are kept for its new limits in the background", e);
+        }
     }
 
     private static String describe(Map<String, RateLimitRuleChanged.Change> changes) {
@@ -277,6 +339,7 @@ public final class LiveRules implements AutoCloseable {
     @Override
     public void close() {
         worker.shutdownNow();
+        keeper.shutdownNow();
         try {
             shared.close();
         } catch (Exception e) {

@@ -2,6 +2,7 @@ package io.tollgate.internal.store;
 
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
@@ -91,6 +92,28 @@ public interface BucketStore extends AutoCloseable {
      * which the rule's change makes stale. The buckets themselves stay. The default holds nothing of the kind.
      */
     default void forgetRule(String rule) {
+    }
+
+    /**
+     * Keeps {@code key}'s stored bucket, if it has one, until {@code limits} would have refilled it: its expiry follows
+     * these limits from now on, not those that last wrote it. A denial writes nothing, so without this a bucket drained
+     * under faster limits would expire, and come back full, long before stricter limits had refilled it. The default
+     * keeps nothing: a store that never expires a bucket.
+     *
+     * @return when it is done; it may fail (a member that does not know how), changing nothing
+     */
+    default CompletionStage<Void> retain(String key, TokenBucket limits) {
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /**
+     * {@link #retain} for every stored bucket of {@code rule} but the counters of its bans: the rule's limits changed.
+     *
+     * @param except store keys whose limits are others (overrides), left as they are
+     * @return when every bucket was done
+     */
+    default CompletionStage<Void> retainRule(String rule, TokenBucket limits, Set<String> except) {
+        return CompletableFuture.completedFuture(null);
     }
 
     /** Releases what the store holds; the default does nothing. */

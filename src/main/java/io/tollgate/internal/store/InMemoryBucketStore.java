@@ -1,10 +1,12 @@
 package io.tollgate.internal.store;
 
+import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.core.Clock;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -103,6 +105,29 @@ public final class InMemoryBucketStore implements BatchingBucketStore {
             return next == null ? used(entry) : new Entry(next, now + outcomes[outcomes.length - 1].fullAfterMicros(), live);
         });
         return CompletableFuture.completedFuture(outcomes);
+    }
+
+    @Override
+    public CompletionStage<Void> retain(String key, TokenBucket limits) {
+        buckets.computeIfPresent(key, (k, entry) -> retained(entry, limits));
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletionStage<Void> retainRule(String rule, TokenBucket limits, Set<String> except) {
+        for (String key : buckets.keySet()) {
+            if (BucketKeys.ofRule(key, rule) && !BucketKeys.isBanCounter(key) && !except.contains(key)) {
+                buckets.computeIfPresent(key, (k, entry) -> retained(entry, limits));
+            }
+        }
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /** @return {@code entry} expiring when {@code limits} have refilled it; as it is if it expired or is full under them */
+    private Entry retained(Entry entry, TokenBucket limits) {
+        long now = clock.nowMicros();
+        long until = entry.expiresAt > now ? limits.untilFullMicros(entry.state, now) : 0;
+        return until == 0 ? entry : new Entry(entry.state, now + until, entry.usedAgain);
     }
 
     /** @return the clock buckets are decided on */

@@ -1,11 +1,13 @@
 package io.tollgate.internal.store;
 
 import io.tollgate.internal.core.TokenBucket;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
 /**
  * A layer in front of a store that remembers something of keys on this member (a cached denial, tokens reserved
- * ahead): reads, resets, warm-up and the resets' listener pass through to the store; forgetting a key or a rule drops
+ * ahead): reads, resets, warm-up, the keeping of buckets and the resets' listener pass through to the store; forgetting a key or a rule drops
  * what this layer holds first, then passes on.
  */
 abstract class StoreLayer implements BucketStore {
@@ -54,5 +56,15 @@ abstract class StoreLayer implements BucketStore {
     @Override
     public final void warmUp(TokenBucket bucket) throws Exception {
         next.warmUp(bucket);
+    }
+
+    @Override
+    public final CompletionStage<Void> retain(String key, TokenBucket limits) {
+        return next.retain(key, limits);
+    }
+
+    @Override
+    public final CompletionStage<Void> retainRule(String rule, TokenBucket limits, Set<String> except) {
+        return next.retainRule(rule, limits, except);
     }
 }

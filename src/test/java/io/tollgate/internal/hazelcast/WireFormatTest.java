@@ -81,11 +81,11 @@ class WireFormatTest {
     void aNewerVersionIsRefusedNeverMisread(boolean identified) {
         Object processor = BucketProcessor.create(BUCKET, 3, DEADLINE, identified, Serialization.WIRE_V1);
         assertRefused(processor, out -> {
-            out.writeInt(-4);
+            out.writeInt(-5);
             out.writeLong(DEADLINE);
             out.writeLong(3);
             out.writeLongArray(SPEC);
-        }, "Tollgate's BucketProcessor in wire version 3, newer than this member reads (0 to 2): run a Tollgate on this member "
+        }, "Tollgate's BucketProcessor in wire version 4, newer than this member reads (0 to 3): run a Tollgate on this member "
                 + "at least as new as the sender's");
         assertRefused(processor, out -> out.writeInt(Integer.MIN_VALUE), "Tollgate's BucketProcessor in wire version 2147483647, newer");
         assertRefused(StateBackup.create(STATE, 4_000, identified, 1), out -> out.writeInt(-5), "Tollgate's StateBackup in wire version 4");
@@ -96,6 +96,13 @@ class WireFormatTest {
             out.writeLong(0);
             out.writeLongArray(SPEC);
         }, "Tollgate's RefundProcessor: a refund of 0 tokens");
+        Object retain = RetainProcessor.create(BUCKET, "search", java.util.Set.of("search:acme"), identified);
+        assertRefused(retain, out -> out.writeInt(-3), "Tollgate's RetainProcessor in wire version 2, which has no such processor");
+        assertRefused(retain, out -> {
+            out.writeInt(-4);
+            out.writeString("search");
+            out.writeInt(Integer.MAX_VALUE);
+        }, "Tollgate's RetainProcessor: 2147483647 keys to leave out, expected 0 to 1000000");
         assertRefused(BatchProcessor.create(BUCKET, new long[] {1}, new long[] {0}, identified, 1), out -> out.writeInt(-2 - 1000),
                 "Tollgate's BatchProcessor in wire version 1001");
     }
@@ -204,6 +211,19 @@ class WireFormatTest {
         for (int length : new int[] {0, 3, 12, whole.length - 1}) {
             Throwable failure = catchThrowable(() -> read(single, out -> out.write(Arrays.copyOf(whole, length))));
             assertThat(ioCause(failure)).as("cut at %d of %d bytes", length, whole.length).isNotNull();
+        }
+    }
+
+    @ParameterizedTest(name = "identified: {0}")
+    @ValueSource(booleans = {true, false})
+    void theKeepingOfBucketsReadsBackWhatItWroteInVersionThree(boolean identified) throws IOException {
+        for (Object written : List.of(RetainProcessor.create(BUCKET, "search", java.util.Set.of("search:acme"), identified),
+                RetainProcessor.create(BUCKET, null, java.util.Set.of(), identified))) {
+            byte[] bytes = service.toData(written).toByteArray();
+            Object read = service.toObject(new HeapData(bytes));
+            assertThat(read.getClass()).isSameAs(written.getClass());
+            assertThat(service.toData(read).toByteArray()).isEqualTo(bytes);
+            assertThat(payload(written)[3]).as("the marker of version 3").isEqualTo((byte) -4);
         }
     }
 

@@ -191,6 +191,34 @@ class LiveRulesTest {
         assertThat(rules.changes("search")).isEmpty();
     }
 
+    /**
+     * A denial writes nothing: without more, a bucket drained under the old limits would expire when they had refilled
+     * it (1 s), and come back full under limits that refill it in 10 minutes.
+     */
+    @Test
+    void aStricterLimitKeepsADrainedBucketUntilTheNewLimitsRefillIt() {
+        assertThat(granted("k", 15)).isEqualTo(10);
+        rules.change("search", Map.of("limits", "1/1m burst 10"));
+        advance(Duration.ofSeconds(5));
+        assertThat(granted("k", 10)).as("5 s at 1/min").isZero();
+        advance(Duration.ofMinutes(1));
+        assertThat(granted("k", 10)).isEqualTo(1);
+        advance(Duration.ofMinutes(10));
+        assertThat(granted("k", 20)).as("full again, 10 minutes on").isEqualTo(10);
+    }
+
+    @Test
+    void aStricterOverrideKeepsItsKeysDrainedBucket() {
+        rules.override("search", "acme", "100/1s");
+        assertThat(granted("acme", 150)).isEqualTo(100);
+        assertThat(granted("other", 15)).isEqualTo(10);
+        rules.override("search", "acme", "1/1m burst 100");
+        rules.change("search", Map.of("limits", "1/1h burst 10"));
+        advance(Duration.ofSeconds(5));
+        assertThat(granted("acme", 10)).as("5 s at 1/min").isZero();
+        assertThat(granted("other", 10)).as("5 s at 1/h").isZero();
+    }
+
     /** Keys are named by their hashes outside the API that sets them, as the admin resource and denial events name them. */
     @Test
     void anOverridesKeyIsNamedByItsHashInTheEventAndTheLog() {
