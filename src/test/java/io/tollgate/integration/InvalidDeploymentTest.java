@@ -100,6 +100,24 @@ class InvalidDeploymentTest {
                 "tollgate.rules.search.key = 'resolver:java.lang.String': the class does not implement io.tollgate.RateLimitKeyResolver");
     }
 
+    /**
+     * Limits from a header need gateways of their own: a deployment that listed its gateway only in the trusted proxies
+     * fails, told to set tollgate.limits-from.trusted-gateways; a bad gateway fails it naming the property and value.
+     */
+    @Test
+    void limitsFromAHeaderWithoutTrustedGateways() {
+        String[] rule = {"tollgate.rules.search.rate", "1/1h", "tollgate.rules.search.limits-from", "header:X-Plan-Limit",
+                "tollgate.rules.search.max-limit", "10/1h", "tollgate.trusted-proxies", "10.0.0.5"};
+        assertDeploymentFails(search(rule), "Invalid Tollgate configuration (1 problem)",
+                "tollgate.rules.search.limits-from = 'header:X-Plan-Limit': a header is believed only from the gateways "
+                        + "tollgate.limits-from.trusted-gateways names, and it names none; set it to the address of the layer "
+                        + "that sets the header on every request (an API gateway, the application's TCP peer), or use "
+                        + "jwt:<claim>; tollgate.trusted-proxies does not count");
+        assertDeploymentFails(search(rule).property("tollgate.limits-from.trusted-gateways", "10.0.0.6/40"),
+                "Invalid Tollgate configuration (1 problem)",
+                "tollgate.limits-from.trusted-gateways = '10.0.0.6/40': '10.0.0.6/40' has a prefix length outside 0..32");
+    }
+
     @Test
     void aMethodWithTwoKeyParameters() {
         assertDeploymentFails(TestApp.builder().beans(TwoKeysService.class).property("tollgate.store", "memory")

@@ -4,6 +4,7 @@ import static io.tollgate.internal.config.GlobalProperties.CLIENT_ADDRESSES;
 import static io.tollgate.internal.config.GlobalProperties.CLIENT_CONFIG;
 import static io.tollgate.internal.config.GlobalProperties.CLUSTER_NAME;
 
+import io.tollgate.internal.request.TrustedGateways;
 import io.tollgate.internal.request.TrustedProxies;
 import java.util.Collection;
 import java.util.List;
@@ -45,10 +46,14 @@ public final class ConfigReader {
     }
 
     private TollgateConfig read(Collection<RuleDefaults> annotations) {
-        TollgateConfig config = new TollgateConfig(rules(annotations),
+        int before = problems.count();
+        TrustedGateways gateways = read(GlobalProperties.TRUSTED_GATEWAYS);
+        boolean gatewaysRefused = problems.count() > before;
+        TollgateConfig config = new TollgateConfig(rules(annotations, gatewaysRefused ? null : gateways),
                 read(GlobalProperties.HEADERS),
                 read(GlobalProperties.JITTER),
                 trustedProxies(),
+                gateways,
                 read(GlobalProperties.IPV6_PREFIX),
                 read(GlobalProperties.STORE),
                 read(GlobalProperties.STORE_TIMEOUT),
@@ -73,7 +78,8 @@ public final class ConfigReader {
         return property.read(settings, problems);
     }
 
-    private Map<String, RuleConfig> rules(Collection<RuleDefaults> annotations) {
+    /** @param gateways the trusted gateways, {@code null} if their property was refused (and so reported) */
+    private Map<String, RuleConfig> rules(Collection<RuleDefaults> annotations, TrustedGateways gateways) {
         Map<String, RuleDefaults> defaults = new TreeMap<>();
         for (RuleDefaults d : annotations) {
             defaults.put(d.name(), d);
@@ -87,7 +93,8 @@ public final class ConfigReader {
                 problems.invalid(RULES, name, "'" + name + "' is not a rule name; use letters, digits, '.', '_', '-' and '$'");
                 continue;
             }
-            RuleConfig rule = new RuleReader(settings, problems, name, defaults.getOrDefault(name, new RuleDefaults(name))).read();
+            RuleDefaults annotation = defaults.getOrDefault(name, new RuleDefaults(name));
+            RuleConfig rule = new RuleReader(settings, gateways, problems, name, annotation).read();
             if (rule != null) {
                 rules.put(name, rule);
             }

@@ -1,6 +1,7 @@
 package io.tollgate.internal.config;
 
 import io.tollgate.internal.request.IncomingRequest;
+import io.tollgate.internal.request.TrustedGateways;
 import io.tollgate.internal.request.TrustedProxies;
 import io.tollgate.internal.store.StoreStack;
 import java.time.Duration;
@@ -15,6 +16,9 @@ public final class GlobalProperties {
     static final Property<TrustedProxies> TRUSTED_PROXIES = Property.of("tollgate.trusted-proxies", "", Parsers.trustedProxies());
     static final Property<TrustedProxies.Header> FORWARDED_HEADER = Property.of("tollgate.trusted-proxies.header", "x-forwarded-for",
             Parsers.choice(TrustedProxies.Header.values()));
+    /** The TCP peers whose limits header rules with {@code limits-from=header:<name>} believe; apart from the proxies. */
+    static final Property<TrustedGateways> TRUSTED_GATEWAYS = Property.of("tollgate.limits-from.trusted-gateways", "",
+            Parsers.trustedGateways());
     static final Property<Integer> IPV6_PREFIX = Property.of("tollgate.key.ipv6-prefix",
             Integer.toString(IncomingRequest.DEFAULT_IPV6_PREFIX), Parsers.integer(1, 128));
     static final Property<StoreType> STORE = Property.of("tollgate.store", "hazelcast", Parsers.choice(StoreType.values()));
@@ -69,8 +73,8 @@ public final class GlobalProperties {
     static final Property<Optional<String>> ADMIN_ROLE = Property.of("tollgate.admin.role", "", Parsers.optionalText());
 
     /** Every one, in order. */
-    public static final List<Property<?>> ALL = List.of(HEADERS, JITTER, TRUSTED_PROXIES, FORWARDED_HEADER, IPV6_PREFIX, STORE,
-            STORE_TIMEOUT, MEMORY_MAX_ENTRIES, DENIAL_CACHE, DENIAL_CACHE_MAX_ENTRIES, METRICS, TELEMETRY, NEAR_LIMIT,
+    public static final List<Property<?>> ALL = List.of(HEADERS, JITTER, TRUSTED_PROXIES, FORWARDED_HEADER, TRUSTED_GATEWAYS,
+            IPV6_PREFIX, STORE, STORE_TIMEOUT, MEMORY_MAX_ENTRIES, DENIAL_CACHE, DENIAL_CACHE_MAX_ENTRIES, METRICS, TELEMETRY, NEAR_LIMIT,
             TOP_DENIED, HEALTH, CONFIG_REFRESH,
             HAZELCAST_MAP, HAZELCAST_MAX_ENTRIES, HAZELCAST_BACKUPS, HAZELCAST_JNDI, CLIENT_ADDRESSES, CLIENT_CONFIG, CLUSTER_NAME,
             MEMBER_CONFIG, INTERFACE, PORT, MEMBERS, KUBERNETES_SERVICE_DNS, SERIALIZATION, COALESCING, MIN_MEMBERS, QUORUM,

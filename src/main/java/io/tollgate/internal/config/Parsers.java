@@ -5,6 +5,7 @@ import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.request.OutcomeSpec;
 import io.tollgate.internal.request.PathPattern;
+import io.tollgate.internal.request.TrustedGateways;
 import io.tollgate.internal.request.TrustedProxies;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -262,6 +263,11 @@ final class Parsers {
     /** Addresses and CIDR ranges; blank means none. */
     static Parser<TrustedProxies> trustedProxies() {
         return text -> TrustedProxies.parse(CommaList.items(text));
+    }
+
+    /** Addresses and CIDR ranges; blank means none. */
+    static Parser<TrustedGateways> trustedGateways() {
+        return text -> TrustedGateways.parse(CommaList.items(text));
     }
 
     /** Path globs, each bad one refused on its own. */

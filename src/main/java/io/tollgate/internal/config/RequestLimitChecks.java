@@ -5,12 +5,15 @@ import static io.tollgate.internal.config.RuleAttributes.MAX_LIMIT;
 
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.request.LimitsSource;
+import io.tollgate.internal.request.TrustedGateways;
 import java.util.Optional;
 
 /**
  * The checks across the attributes of limits taken from requests: {@code limits-from} needs {@code max-limit} and
- * {@code max-limit} goes only with it; a header is believed only from trusted proxies, so some must be configured; the
- * rule's own limits (what a request without limits gets) lie within the bound, which so grants the rule's max-cost.
+ * {@code max-limit} goes only with it; a header is believed only from trusted gateways, so some must be configured
+ * (the trusted proxies do not count: a load balancer trusted to name the client may pass the client's headers
+ * through); the rule's own limits (what a request without limits gets) lie within the bound, which so grants the
+ * rule's max-cost.
  */
 final class RequestLimitChecks {
 
@@ -31,9 +34,10 @@ final class RequestLimitChecks {
     /**
      * Gives {@code rule} its limits from requests, if it takes them and they pass the checks.
      *
-     * @param proxies whether {@code tollgate.trusted-proxies} names any
+     * @param gateways whose header is believed, {@code null} if their property was refused (and so reported)
+     * @param proxies  whether {@code tollgate.trusted-proxies} names any, for the hint to an upgrade that relied on them
      */
-    static void apply(RuleConfig rule, Draft draft, boolean proxies, ConfigProblems problems) {
+    static void apply(RuleConfig rule, Draft draft, TrustedGateways gateways, boolean proxies, ConfigProblems problems) {
         String name = rule.name();
         if (draft.source() == null) {
             if (draft.sourceText().isEmpty() && draft.boundText().isPresent() && !draft.boundText().get().isBlank()) {
@@ -47,14 +51,17 @@ final class RequestLimitChecks {
                     + " and needs the most a request may get, one <rate> [burst <n>], e.g. 1000/1s burst 2000");
             return;
         }
-        if (draft.bound() == null) {
+        if (draft.bound() == null || draft.source().isHeader() && gateways == null) {
             return; // refused, and so reported
         }
         int before = problems.count();
-        if (draft.source().isHeader() && !proxies) {
-            problems.invalid(property(name, LIMITS_FROM), draft.sourceText().orElse(""), "a header is believed only from trusted "
-                    + "proxies, and " + GlobalProperties.TRUSTED_PROXIES.name() + " names none; name the layer that sets it "
-                    + "(an API gateway), or use jwt:<claim>");
+        if (draft.source().isHeader() && gateways.isEmpty()) {
+            problems.invalid(property(name, LIMITS_FROM), draft.sourceText().orElse(""), "a header is believed only from the "
+                    + "gateways " + GlobalProperties.TRUSTED_GATEWAYS.name() + " names, and it names none; set it to the "
+                    + "address of the layer that sets the header on every request (an API gateway, the application's TCP peer), "
+                    + "or use jwt:<claim>" + (proxies ? "; " + GlobalProperties.TRUSTED_PROXIES.name() + " does not count: it "
+                    + "decides whose forwarding header names the client, and a proxy that passes the client's headers through "
+                    + "would let the client pick its own limits" : ""));
         }
         // within the rule's own limits, whose bursts grant max-cost, the bound grants it too
         for (Limit limit : rule.limits()) {
@@ -65,7 +72,9 @@ final class RequestLimitChecks {
             }
         }
         if (problems.count() == before) {
-            rule.live(rule.live().withRequestLimits(new RequestLimits(draft.source(), draft.bound(), rule.cost().defaultCost())));
+            TrustedGateways believed = gateways == null ? TrustedGateways.NONE : gateways; // a claim needs none
+            RequestLimits limits = new RequestLimits(draft.source(), believed, draft.bound(), rule.cost().defaultCost());
+            rule.live(rule.live().withRequestLimits(limits));
         }
     }
 

@@ -3,6 +3,7 @@ package io.tollgate.internal.config;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.LimitsSource;
+import io.tollgate.internal.request.TrustedGateways;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,9 +15,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * syntax of {@code limits} ({@code 100/1m}, {@code 10/1s burst 20, 1000/1h}), and each of its limits is capped at the
  * rule's {@code max-limit}: its rate at the bound's rate, its burst at the bound's burst. A burst below the rule's own
  * cost (a fixed cost, or {@code default-cost}) is raised to it, so the cost the rule charges can always be granted;
- * the bound grants it too (checked at deployment). A request without the value, or with one that is not limits, gets
- * the rule's own limits. Parsed texts are kept, at most {@link #MAX_CACHED} of them: a handful of plans costs a map
- * lookup per request, and texts beyond those are parsed each time.
+ * the bound grants it too (checked at deployment). A request without the value (a header is believed only from
+ * {@code tollgate.limits-from.trusted-gateways}), or with one that is not limits, gets the rule's own limits. Parsed
+ * texts are kept, at most {@link #MAX_CACHED} of them: a handful of plans costs a map lookup per request, and texts
+ * beyond those are parsed each time.
  */
 public final class RequestLimits {
 
@@ -28,17 +30,20 @@ public final class RequestLimits {
     private static final BucketLimits NOT_LIMITS = new BucketLimits(List.of(), null);
 
     private final LimitsSource source;
+    private final TrustedGateways gateways;
     private final Limit bound;
     private final long smallestBurst;
     private final Map<String, BucketLimits> parsed = new ConcurrentHashMap<>();
 
     /**
      * @param source        where the request carries its limits
+     * @param gateways      whose header is believed, for a header source
      * @param bound         the most any limit of a request may have
      * @param smallestBurst the least burst a limit gets: the rule's own cost, at most the bound's burst
      */
-    RequestLimits(LimitsSource source, Limit bound, long smallestBurst) {
+    RequestLimits(LimitsSource source, TrustedGateways gateways, Limit bound, long smallestBurst) {
         this.source = source;
+        this.gateways = gateways;
         this.bound = bound;
         this.smallestBurst = Math.min(smallestBurst, bound.burst());
     }
@@ -59,7 +64,7 @@ public final class RequestLimits {
      * @return the request's limits, capped at the bound; {@code fallback} if it carries none
      */
     public BucketLimits limits(IncomingRequest request, BucketLimits fallback) {
-        String text = source.text(request);
+        String text = source.text(request, gateways);
         if (text == null || text.length() > MAX_LENGTH) {
             return fallback;
         }

@@ -76,7 +76,7 @@ public final class RuleEditor {
                 problems.invalid(property, attribute.getValue(), notLive(attribute.getKey()));
             }
         }
-        RuleConfig fresh = new RuleReader(overlaid(rule, overlay), problems, rule,
+        RuleConfig fresh = new RuleReader(overlaid(rule, overlay), config.trustedGateways(), problems, rule,
                 annotations.getOrDefault(rule, new RuleDefaults(rule))).read();
         problems.throwIfAny();
         return fresh.live();

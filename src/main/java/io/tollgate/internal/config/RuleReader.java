@@ -26,6 +26,7 @@ import static io.tollgate.internal.config.RuleAttributes.REFUND_ON;
 import static io.tollgate.internal.config.RuleAttributes.TOKENS_PER_SECOND;
 
 import io.tollgate.internal.core.Limit;
+import io.tollgate.internal.request.TrustedGateways;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,12 +35,15 @@ import java.util.Optional;
 final class RuleReader {
 
     private final Settings settings;
+    private final TrustedGateways gateways;
     private final ConfigProblems problems;
     private final String name;
     private final RuleDefaults annotation;
 
-    RuleReader(Settings settings, ConfigProblems problems, String name, RuleDefaults annotation) {
+    /** @param gateways the trusted gateways, {@code null} if their property was refused (and so reported) */
+    RuleReader(Settings settings, TrustedGateways gateways, ConfigProblems problems, String name, RuleDefaults annotation) {
         this.settings = settings;
+        this.gateways = gateways;
         this.problems = problems;
         this.name = name;
         this.annotation = annotation;
@@ -59,7 +63,7 @@ final class RuleReader {
                 configured(MAX_LIMIT), read(MAX_LIMIT, ""));
         if (rule != null) {
             boolean proxies = !settings.get(GlobalProperties.TRUSTED_PROXIES.name()).orElse("").isBlank();
-            RequestLimitChecks.apply(rule, fromRequest, proxies, problems);
+            RequestLimitChecks.apply(rule, fromRequest, gateways, proxies, problems);
         }
         return problems.count() > before ? null : rule;
     }

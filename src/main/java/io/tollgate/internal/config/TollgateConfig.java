@@ -2,6 +2,7 @@ package io.tollgate.internal.config;
 
 import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.RequestView;
+import io.tollgate.internal.request.TrustedGateways;
 import io.tollgate.internal.request.TrustedProxies;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ public final class TollgateConfig {
     private final HeaderStyle headerStyle;
     private final double retryAfterJitter;
     private final TrustedProxies trustedProxies;
+    private final TrustedGateways trustedGateways;
     private final int ipv6Prefix;
     private final StoreType storeType;
     private final Duration storeTimeout;
@@ -34,9 +36,10 @@ public final class TollgateConfig {
     private final int topDenied;
 
     TollgateConfig(Map<String, RuleConfig> rules, HeaderStyle headerStyle, double retryAfterJitter,
-            TrustedProxies trustedProxies, int ipv6Prefix, StoreType storeType, Duration storeTimeout, int memoryMaxEntries,
-            HazelcastSettings hazelcast, ClusterSettings cluster, boolean denialCache, int denialCacheMaxEntries, boolean metrics, boolean health,
-            boolean telemetry, double nearLimit, AdminSettings admin, Duration configRefresh, int topDenied) {
+            TrustedProxies trustedProxies, TrustedGateways trustedGateways, int ipv6Prefix, StoreType storeType, Duration storeTimeout,
+            int memoryMaxEntries, HazelcastSettings hazelcast, ClusterSettings cluster, boolean denialCache, int denialCacheMaxEntries,
+            boolean metrics, boolean health, boolean telemetry, double nearLimit, AdminSettings admin, Duration configRefresh,
+            int topDenied) {
         this.rules = Collections.unmodifiableMap(rules);
         List<RuleConfig> withPaths = new ArrayList<>();
         for (RuleConfig rule : rules.values()) {
@@ -48,6 +51,7 @@ public final class TollgateConfig {
         this.headerStyle = headerStyle;
         this.retryAfterJitter = retryAfterJitter;
         this.trustedProxies = trustedProxies;
+        this.trustedGateways = trustedGateways;
         this.ipv6Prefix = ipv6Prefix;
         this.storeType = storeType;
         this.storeTimeout = storeTimeout;
@@ -143,6 +147,11 @@ public final class TollgateConfig {
 
     public TrustedProxies trustedProxies() {
         return trustedProxies;
+    }
+
+    /** @return the TCP peers whose limits header ({@code limits-from=header:<name>}) is believed */
+    public TrustedGateways trustedGateways() {
+        return trustedGateways;
     }
 
     /** @return the leading bits of an IPv6 client address that make its {@code key=ip} (1 to 128) */

@@ -34,12 +34,6 @@ public final class IncomingRequest {
         return clientAddress;
     }
 
-    /** @return whether the TCP peer is one of the trusted proxies, whose headers are believed */
-    public boolean fromTrustedProxy() {
-        String peer = view.remoteAddress();
-        return peer != null && proxies.contains(peer);
-    }
-
     /**
      * @return the client's identity for {@code key=ip}: its IPv4 address, or its IPv6 network of the configured
      *         prefix (a client with a /64 would otherwise get a fresh bucket for every address it picks)

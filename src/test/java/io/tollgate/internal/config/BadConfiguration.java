@@ -105,6 +105,7 @@ public final class BadConfiguration {
         add(cases, "tollgate.retry-after.jitter", none, "2", "-0.1", "NaN", "50%");
         add(cases, "tollgate.trusted-proxies", none, "example.com", "10.0.0.0/33", "10.0.0.256", "fd00::/129");
         add(cases, "tollgate.trusted-proxies.header", none, "via", "x-real-ip");
+        add(cases, "tollgate.limits-from.trusted-gateways", none, "gateway.internal", "10.0.0.0/33", "10.0.0.5:8080", "fd00::/129");
         add(cases, "tollgate.key.ipv6-prefix", none, "0", "129", "/64", "64 bits");
         add(cases, "tollgate.store", none, "redis", "jcache");
         add(cases, "tollgate.store.timeout", none, "0s", "61s", "abc", "5ns", "9999999999999999d");

@@ -5,6 +5,7 @@ import static io.tollgate.internal.config.ConfigTesting.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tollgate.internal.request.TrustedGateways;
 import io.tollgate.internal.request.TrustedProxies;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,7 @@ class GlobalPropertiesTest {
         assertThat(config.headerStyle()).isEqualTo(HeaderStyle.IETF);
         assertThat(config.retryAfterJitter()).isEqualTo(0.5);
         assertThat(config.trustedProxies()).isSameAs(TrustedProxies.NONE);
+        assertThat(config.trustedGateways()).isSameAs(TrustedGateways.NONE);
         assertThat(config.storeType()).isEqualTo(StoreType.HAZELCAST);
         assertThat(config.storeTimeout()).isEqualTo(Duration.ofMillis(250));
         assertThat(config.memoryMaxEntries()).isEqualTo(100_000);
@@ -169,7 +171,8 @@ class GlobalPropertiesTest {
     @Test
     void refusesAnUnknownGlobalProperty() {
         String known = "unknown property; known ones are tollgate.rules.<name>.<attribute> and tollgate.headers, "
-                + "tollgate.retry-after.jitter, tollgate.trusted-proxies, tollgate.trusted-proxies.header, tollgate.key.ipv6-prefix, tollgate.store, tollgate.store.timeout, "
+                + "tollgate.retry-after.jitter, tollgate.trusted-proxies, tollgate.trusted-proxies.header, tollgate.limits-from.trusted-gateways, "
+                + "tollgate.key.ipv6-prefix, tollgate.store, tollgate.store.timeout, "
                 + "tollgate.memory.max-entries, tollgate.denial-cache, tollgate.denial-cache.max-entries, tollgate.metrics, tollgate.telemetry, "
                 + "tollgate.near-limit, tollgate.top-denied, tollgate.health, tollgate.config.refresh, "
                 + "tollgate.hazelcast.map, tollgate.hazelcast.max-entries-per-member, "
@@ -235,6 +238,18 @@ class GlobalPropertiesTest {
     void refusesABadTrustedProxy(String proxies, String reason) {
         assertThat(problems("tollgate.trusted-proxies", proxies)).containsExactly(
                 "tollgate.trusted-proxies = '" + proxies + "': " + reason);
+    }
+
+    @ParameterizedTest(name = "trusted-gateways {0}")
+    @CsvSource(delimiter = '|', value = {
+        "10.0.0.0/33                  | '10.0.0.0/33' has a prefix length outside 0..32",
+        "10.0.0.5, fd00::/129         | 'fd00::/129' has a prefix length outside 0..128",
+        "gateway.internal             | 'gateway.internal' is not an IP address or CIDR range",
+        "10.0.0.5:8080                | '10.0.0.5:8080' is not an IP address or CIDR range",
+    })
+    void refusesABadTrustedGateway(String gateways, String reason) {
+        assertThat(problems("tollgate.limits-from.trusted-gateways", gateways)).containsExactly(
+                "tollgate.limits-from.trusted-gateways = '" + gateways + "': " + reason);
     }
 
     @Test

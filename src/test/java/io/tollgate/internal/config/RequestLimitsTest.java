@@ -9,7 +9,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.TrustedProxies;
 import io.tollgate.testing.FakeRequest;
+import io.tollgate.testing.MapSettings;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -18,7 +20,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Limits taken from the caller's identity ({@code limits-from}, {@code max-limit}): parsing, capping, caching and the checks. */
 class RequestLimitsTest {
 
-    private static final TrustedProxies GATEWAY = TrustedProxies.parse(List.of("10.0.0.1"));
+    private static final TrustedProxies PROXIES = TrustedProxies.parse(List.of("10.0.0.1", "10.0.0.2"));
+
+    private static final String NO_GATEWAYS = "a header is believed only from the gateways "
+            + "tollgate.limits-from.trusted-gateways names, and it names none; set it to the address of the layer that sets the "
+            + "header on every request (an API gateway, the application's TCP peer), or use jwt:<claim>";
 
     private static LiveRule fromClaim(String... more) {
         String[] base = {RULE + "rate", "1/1h", RULE + "limits-from", "jwt:rate_limit", RULE + "max-limit", "1000/1s burst 2000"};
@@ -128,13 +134,34 @@ class RequestLimitsTest {
     }
 
     @Test
-    void aHeaderIsBelievedOnlyFromATrustedProxy() {
+    void aHeaderIsBelievedOnlyFromATrustedGatewayAsTheTcpPeer() {
         LiveRule live = read(RULE + "rate", "1/1h", RULE + "limits-from", "header:X-Plan-Limit", RULE + "max-limit", "100/1s",
-                "tollgate.trusted-proxies", "10.0.0.1").rule("search").live();
+                "tollgate.trusted-proxies", "10.0.0.1, 10.0.0.2", "tollgate.limits-from.trusted-gateways", "10.0.0.1, fd00::/8")
+                .rule("search").live();
         FakeRequest viaGateway = FakeRequest.request().from("10.0.0.1").header("X-Plan-Limit", "5/1h");
+        FakeRequest viaV6Gateway = FakeRequest.request().from("fd00::7").header("X-Plan-Limit", "5/1h");
         FakeRequest direct = FakeRequest.request().from("198.51.100.7").header("X-Plan-Limit", "5/1h");
-        assertThat(limits(live, viaGateway.incoming(GATEWAY))).isEqualTo("5/1h burst 5");
-        assertThat(limits(live, direct.incoming(GATEWAY))).isEqualTo("1/1h burst 1");
+        // a trusted proxy that is no gateway, even one that says the request came from the gateway
+        FakeRequest viaProxy = FakeRequest.request().from("10.0.0.2").header("X-Forwarded-For", "10.0.0.1")
+                .header("X-Plan-Limit", "5/1h");
+        assertThat(limits(live, viaGateway.incoming(PROXIES))).isEqualTo("5/1h burst 5");
+        assertThat(limits(live, viaV6Gateway.incoming(PROXIES))).isEqualTo("5/1h burst 5");
+        assertThat(limits(live, direct.incoming(PROXIES))).isEqualTo("1/1h burst 1");
+        assertThat(limits(live, viaProxy.incoming(PROXIES))).isEqualTo("1/1h burst 1");
+    }
+
+    /** A bound changed at runtime keeps the gateways the deployment read; the proxies still do not count. */
+    @Test
+    void aRuleChangedAtRuntimeBelievesTheSameGateways() {
+        String[] properties = {RULE + "rate", "1/1h", RULE + "limits-from", "header:X-Plan-Limit", RULE + "max-limit", "100/1s",
+                "tollgate.trusted-proxies", "10.0.0.1, 10.0.0.2", "tollgate.limits-from.trusted-gateways", "10.0.0.1"};
+        TollgateConfig config = read(properties);
+        LiveRule live = new RuleEditor(MapSettings.of(properties), List.of(), config)
+                .resolve("search", Map.of("max-limit", "3/1s"));
+        FakeRequest viaGateway = FakeRequest.request().from("10.0.0.1").header("X-Plan-Limit", "5/1s");
+        FakeRequest viaProxy = FakeRequest.request().from("10.0.0.2").header("X-Plan-Limit", "5/1s");
+        assertThat(limits(live, viaGateway.incoming(PROXIES))).isEqualTo("3/1s burst 3");
+        assertThat(limits(live, viaProxy.incoming(PROXIES))).isEqualTo("1/1h burst 1");
     }
 
     @Test
@@ -170,13 +197,34 @@ class RequestLimitsTest {
     }
 
     @Test
-    void aSourceIsAClaimOrAHeaderAndAHeaderNeedsTrustedProxies() {
+    void aSourceIsAClaimOrAHeaderAndAHeaderNeedsTrustedGateways() {
         assertThat(problems(RULE + "rate", "1/1h", RULE + "limits-from", "query:plan", RULE + "max-limit", "10/1s")).containsExactly(
                 "tollgate.rules.search.limits-from = 'query:plan': 'query:plan' is not a source of limits; use jwt:<claim> "
-                        + "(a verified claim) or header:<name> (set by a trusted proxy)");
+                        + "(a verified claim) or header:<name> (set by a trusted gateway)");
         assertThat(problems(RULE + "rate", "1/1h", RULE + "limits-from", "header:X-Plan-Limit", RULE + "max-limit", "10/1s"))
-                .containsExactly("tollgate.rules.search.limits-from = 'header:X-Plan-Limit': a header is believed only from trusted "
-                        + "proxies, and tollgate.trusted-proxies names none; name the layer that sets it (an API gateway), "
-                        + "or use jwt:<claim>");
+                .containsExactly("tollgate.rules.search.limits-from = 'header:X-Plan-Limit': " + NO_GATEWAYS);
+        assertThat(problems(RULE + "rate", "1/1h", RULE + "limits-from", "header:X-Plan-Limit", RULE + "max-limit", "10/1s",
+                "tollgate.limits-from.trusted-gateways", " "))
+                .containsExactly("tollgate.rules.search.limits-from = 'header:X-Plan-Limit': " + NO_GATEWAYS);
+        assertThat(read(RULE + "rate", "1/1h", RULE + "limits-from", "jwt:plan", RULE + "max-limit", "10/1s").rule("search")
+                .live().fromRequest()).as("a claim needs no gateway").isNotNull();
+    }
+
+    /** A deployment that relied on tollgate.trusted-proxies for the header fails, and is told which property replaces it. */
+    @Test
+    void trustedProxiesAloneDoNotMakeAHeaderBelieved() {
+        assertThat(problems(RULE + "rate", "1/1h", RULE + "limits-from", "header:X-Plan-Limit", RULE + "max-limit", "10/1s",
+                "tollgate.trusted-proxies", "10.0.0.5"))
+                .containsExactly("tollgate.rules.search.limits-from = 'header:X-Plan-Limit': " + NO_GATEWAYS
+                        + "; tollgate.trusted-proxies does not count: it decides whose forwarding header names the client, and a "
+                        + "proxy that passes the client's headers through would let the client pick its own limits");
+    }
+
+    @Test
+    void aBadGatewayIsReportedOnceWithItsPropertyAndValue() {
+        assertThat(problems(RULE + "rate", "1/1h", RULE + "limits-from", "header:X-Plan-Limit", RULE + "max-limit", "10/1s",
+                "tollgate.limits-from.trusted-gateways", "10.0.0.5, gateway.internal"))
+                .containsExactly("tollgate.limits-from.trusted-gateways = '10.0.0.5, gateway.internal': "
+                        + "'gateway.internal' is not an IP address or CIDR range");
     }
 }
