@@ -4,8 +4,13 @@ import static io.tollgate.testing.Http.header;
 import static io.tollgate.testing.Http.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.app.CatalogResource;
 import io.tollgate.app.InlineResource;
 import io.tollgate.app.ItemsResource;
+import io.tollgate.app.LookupService;
+import io.tollgate.app.NumberFinderResource;
+import io.tollgate.app.OwnLookupResource;
+import io.tollgate.app.PlainLookupResource;
 import io.tollgate.app.PlainResource;
 import io.tollgate.app.ReportService;
 import io.tollgate.app.ReportsResource;
@@ -35,8 +40,10 @@ class ChargedOnceTest {
     static void start(HazelcastTestCluster cluster) throws Exception {
         cluster.clock().set(2_400_000_000L * 1_000_000);
         app = TestApp.builder()
-                .beans(SearchResource.class, ReportsResource.class, ReportService.class, InlineResource.class, ItemsResource.class)
-                .resources(PlainResource.class)
+                .beans(SearchResource.class, ReportsResource.class, ReportService.class, InlineResource.class, ItemsResource.class,
+                        LookupService.class, CatalogResource.class, NumberFinderResource.class)
+                .resources(PlainResource.class, PlainLookupResource.class)
+                .resourceInstances(new OwnLookupResource())
                 .hazelcast(cluster.member(1))
                 .property("tollgate.hazelcast.map", "once-" + UUID.randomUUID())
                 .property("tollgate.rules.search.rate", "1/1h")
@@ -52,6 +59,13 @@ class ChargedOnceTest {
                 .property("tollgate.rules.item-reads.burst", "2")
                 .property("tollgate.rules.item-reads.paths", "/items/*")
                 .property("tollgate.rules.io.tollgate.app.InlineResource.get.burst", "4")
+                .property("tollgate.rules.lookups.rate", "1/1h")
+                .property("tollgate.rules.lookups.burst", "4")
+                .property("tollgate.rules.lookups.key", "header:X-Api-Key")
+                .property("tollgate.rules.catalog.rate", "1/1h")
+                .property("tollgate.rules.catalog.burst", "2")
+                .property("tollgate.rules.finder.rate", "1/1h")
+                .property("tollgate.rules.finder.burst", "2")
                 .start();
     }
 
@@ -78,6 +92,40 @@ class ChargedOnceTest {
     @Test
     void aResourceThatIsNotACdiBeanIsCheckedByTheFilter() throws Exception {
         assertThat(allowedOf("plain", 5)).isEqualTo(2);
+    }
+
+    @Test
+    void aServiceWithTheNameParametersAndRuleOfTheResourceMethodIsChargedToo() throws Exception {
+        assertChargedTwicePerRequest("own-lookup?q=tea");
+    }
+
+    @Test
+    void aResourceThatIsNotABeanButIsInterceptedIsChargedOnceAndItsServiceOnce() throws Exception {
+        assertChargedTwicePerRequest("plain-lookup?q=tea");
+    }
+
+    /** The rule {@code lookups} (burst 4) charged by the filter for the resource and by the interceptor for the service. */
+    private static void assertChargedTwicePerRequest(String path) throws Exception {
+        String key = "client-" + UUID.randomUUID();
+        HttpResponse<String> first = app.get(path, "X-Api-Key", key);
+        assertThat(first.body()).isEqualTo("found tea");
+        assertThat(header(first, "RateLimit")).as("the resource's token and the service's: 2 of 4 left")
+                .isEqualTo("\"lookups\";r=2;t=3600");
+        assertThat(app.get(path, "X-Api-Key", key).statusCode()).isEqualTo(200);
+        HttpResponse<String> denied = app.get(path, "X-Api-Key", key);
+        assertThat(denied.statusCode()).as("the third request of a burst of 4, charged twice a request").isEqualTo(429);
+        assertThat(json(denied).getString("rule")).isEqualTo("lookups");
+    }
+
+    @Test
+    void aMethodInheritedFromAnAbstractResourceIsChargedOnce() throws Exception {
+        assertThat(allowedOf("catalog/1", 4)).isEqualTo(2);
+    }
+
+    @Test
+    void aMethodOfAGenericInterfaceIsChargedOnce() throws Exception {
+        assertThat(app.get("finder/7").body()).isEqualTo("number 7");
+        assertThat(allowedOf("finder/7", 3)).isEqualTo(1);
     }
 
     @Test

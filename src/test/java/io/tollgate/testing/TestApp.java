@@ -55,6 +55,7 @@ public final class TestApp implements AutoCloseable {
         private final Map<String, String> properties = new LinkedHashMap<>();
         private final List<Class<?>> beans = new ArrayList<>();
         private final List<Class<?>> resources = new ArrayList<>();
+        private final List<Object> resourceInstances = new ArrayList<>();
         private HazelcastInstance hazelcast;
         private final Map<String, Class<? extends jakarta.servlet.http.HttpServlet>> servlets = new LinkedHashMap<>();
 
@@ -82,6 +83,15 @@ public final class TestApp implements AutoCloseable {
         /** Adds JAX-RS resources that are not CDI beans. */
         public Builder resources(Class<?>... classes) {
             resources.addAll(List.of(classes));
+            return this;
+        }
+
+        /**
+         * Adds JAX-RS resources the application makes itself, as {@code Application.getSingletons()} returns them:
+         * neither CDI beans nor made through CDI, so no interceptor runs on their methods.
+         */
+        public Builder resourceInstances(Object... instances) {
+            resourceInstances.addAll(List.of(instances));
             return this;
         }
 
@@ -127,6 +137,7 @@ public final class TestApp implements AutoCloseable {
             ResourceConfig jaxrs = new ResourceConfig().packages("io.tollgate.internal.jaxrs").register(TestAuthFilter.class);
             beans.stream().filter(TestApp::isResource).forEach(jaxrs::register);
             resources.forEach(jaxrs::register);
+            resourceInstances.forEach(jaxrs::register);
             HttpServer http = new HttpServer();
             NetworkListener listener = new NetworkListener("tollgate-test", "127.0.0.1", 0);
             listener.getTransport().setWorkerThreadPoolConfig(ThreadPoolConfig.defaultConfig().copy()

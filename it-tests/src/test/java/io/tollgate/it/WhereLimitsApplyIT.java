@@ -31,7 +31,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Limits apply wherever a user puts them (README "Where limits apply"), on the real server: path rules
  * and {@code key=path} on the path as JAX-RS routes it, however the client spells it; a sub-resource
  * locator under a path rule; resources declared on interfaces as OpenAPI generators write them, and one that
- * is not a CDI bean, each charged once per request; a CDI service called from a plain servlet, keyed and
+ * is not a CDI bean, each charged once per request, and a service with the method and rule of the resource that
+ * calls it charged too; a CDI service called from a plain servlet, keyed and
  * matched on the servlet request; a stateless session bean whose denial is a 429 and not an error in the
  * server's log. Rules of configs/contract.properties: refill per hour, a fresh X-Api-Key (or client
  * address) per test.
@@ -151,6 +152,21 @@ class WhereLimitsApplyIT {
     @Test
     void aResourceThatIsNotACdiBean() {
         assertChargedOncePerRequest("api/plain/1", "plain", "plain 1");
+    }
+
+    /** Burst 4: the resource and the service it calls, each limited by the rule, take 2 tokens a request. */
+    @Test
+    void aServiceWithTheMethodAndRuleOfTheResourceThatCallsItIsChargedToo() {
+        String key = freshKey();
+        for (int i = 1; i <= 2; i++) {
+            HttpResponse<String> ok = get(base, "api/lookups?q=tea", "X-Api-Key", key);
+            assertEquals(200, ok.statusCode(), "request " + i + ": " + describe(ok));
+            assertEquals("found tea", ok.body());
+            assertEquals(4 - 2 * i, remaining(ok, "lookups"), "tokens left after request " + i + ": " + describe(ok));
+        }
+        HttpResponse<String> denied = get(base, "api/lookups?q=tea", "X-Api-Key", key);
+        assertEquals(429, denied.statusCode(), "request 3: " + describe(denied));
+        assertEquals("lookups", json(denied).getString("rule"), denied.body());
     }
 
     /** Burst 3: three 200s with 2, 1, 0 tokens left (one token per request), then a 429 of that rule. */

@@ -19,16 +19,19 @@ import java.util.Set;
 public final class Binding {
 
     /** Nothing to check. */
-    public static final Binding NONE = new Binding(List.of(), -1, "");
+    public static final Binding NONE = new Binding(List.of(), -1, Object.class, "");
 
     private final List<RuleConfig> rules;
     private final int keyParameter;
-    /** The method's name and parameter types: the same whichever class or interface names it. */
+    /** The class whose instance is called, without the subclasses a container generates. */
+    private final Class<?> target;
+    /** The name and parameter types of the method that runs: the same whichever class or interface names it. */
     private final String signature;
 
-    private Binding(List<RuleConfig> rules, int keyParameter, String signature) {
+    private Binding(List<RuleConfig> rules, int keyParameter, Class<?> target, String signature) {
         this.rules = rules;
         this.keyParameter = keyParameter;
+        this.target = target;
         this.signature = signature;
     }
 
@@ -58,19 +61,36 @@ public final class Binding {
         if (keyParameter < 0 && annotated != null && annotated != implementation) {
             keyParameter = keyParameter(annotated);
         }
-        return new Binding(List.copyOf(rules), keyParameter,
-                method.getName() + java.util.Arrays.toString(method.getParameterTypes()));
+        return new Binding(List.copyOf(rules), keyParameter, userClass(type),
+                implementation.getName() + java.util.Arrays.toString(implementation.getParameterTypes()));
     }
 
-    /** @return the method of {@code type} that runs when {@code method} is called on one of its instances */
+    /** @return {@code type}, or the class a container generated it from (a subclass that intercepts, a proxy) */
+    private static Class<?> userClass(Class<?> type) {
+        Class<?> c = type;
+        while (c.isSynthetic() && c.getSuperclass() != null && c.getSuperclass() != Object.class) {
+            c = c.getSuperclass();
+        }
+        return c;
+    }
+
+    /**
+     * @return the method of {@code type} that runs when {@code method} is called on one of its instances; for a
+     *         method of a generic interface or class, the method the compiler's bridge calls
+     */
     public static Method implementation(Class<?> type, Method method) {
-        if (method.getDeclaringClass() == type) {
+        if (method.getDeclaringClass() == type && !method.isBridge()) {
             return method;
         }
         for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
             try {
                 Method declared = c.getDeclaredMethod(method.getName(), method.getParameterTypes());
-                if (!declared.isBridge() && !java.lang.reflect.Modifier.isAbstract(declared.getModifiers())) {
+                if (declared.isBridge()) {
+                    Method bridged = bridged(c, declared);
+                    if (bridged != null) {
+                        return bridged;
+                    }
+                } else if (!java.lang.reflect.Modifier.isAbstract(declared.getModifiers())) {
                     return declared;
                 }
             } catch (NoSuchMethodException e) {
@@ -78,6 +98,32 @@ public final class Binding {
             }
         }
         return method;
+    }
+
+    /** @return the method of {@code c} that {@code bridge} calls, or {@code null} if it is not the only candidate */
+    private static Method bridged(Class<?> c, Method bridge) {
+        Method found = null;
+        for (Method candidate : c.getDeclaredMethods()) {
+            if (!candidate.isBridge() && candidate.getName().equals(bridge.getName())
+                    && candidate.getParameterCount() == bridge.getParameterCount()
+                    && bridge.getReturnType().isAssignableFrom(candidate.getReturnType())
+                    && assignable(bridge.getParameterTypes(), candidate.getParameterTypes())) {
+                if (found != null) {
+                    return null;
+                }
+                found = candidate;
+            }
+        }
+        return found;
+    }
+
+    private static boolean assignable(Class<?>[] to, Class<?>[] from) {
+        for (int i = 0; i < to.length; i++) {
+            if (!to[i].isAssignableFrom(from[i])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -211,12 +257,17 @@ public final class Binding {
     }
 
     /**
-     * @return whether {@code other} stands for the same call as this: the same method (however the runtime or
-     *         the container names its class: the resource class, an interface, a generated subclass) and the
-     *         same rules
+     * @param intercepted the binding of a call the interceptor sees
+     * @return whether {@code intercepted} is a call of the resource method this binding stands for (the one the
+     *         JAX-RS filter charged), however the runtime and the container name it: the same rules, the method of
+     *         the same name and parameter types (bridges resolved), on an instance of this binding's class (the
+     *         class itself, a subclass the container generates or a bean specializes, or a class implementing it
+     *         where the runtime names an interface). A method of another class with that name, parameter types
+     *         and rules is another call.
      */
-    public boolean sameCall(Binding other) {
-        return other == this || (signature.equals(other.signature) && rules.equals(other.rules));
+    public boolean isCallOf(Binding intercepted) {
+        return intercepted == this || (target.isAssignableFrom(intercepted.target)
+                && signature.equals(intercepted.signature) && rules.equals(intercepted.rules));
     }
 
     public boolean isEmpty() {

@@ -43,14 +43,19 @@ public final class RequestRecord {
         return jaxrs;
     }
 
-    /** Records that the filter charged the rules of {@code binding} for this request. */
+    /** Records that the filter charged the rules of {@code binding}, a resource method's, for this request. */
     public void chargedByFilter(Binding binding) {
         this.charged = binding;
     }
 
-    /** @return {@code true} once if the filter already charged {@code binding} in this request */
+    /**
+     * @param binding the binding of a call the interceptor sees
+     * @return {@code true} once if it is the call of the resource method whose rules the filter already charged in
+     *         this request ({@link Binding#isCallOf}); a call of another class's method of the same name, parameter
+     *         types and rules (a service the resource calls) is charged
+     */
     public boolean takeFilterCharge(Binding binding) {
-        if (charged != null && charged.sameCall(binding)) {
+        if (charged != null && charged.isCallOf(binding)) {
             charged = null;
             return true;
         }
