@@ -13,8 +13,11 @@ import java.util.List;
  * }
  * }</pre>
  *
- * The operator passes a key in clear (they know it); answers name it only by its hash
- * ({@link BucketStatus#keyHash()}, as events do). Nothing here charges a token.
+ * The operator passes a key in clear (they know it), as the rule builds it: for a {@code key} of several parts, the
+ * parts joined as {@link RateLimitKeys#composite} joins them ({@code k3y,/items/42} for {@code header:X-Api-Key, path});
+ * answers name it only by its hash ({@link BucketStatus#keyHash()}, as events do). A key the store holds no bucket of
+ * is answered {@linkplain BucketStatus#found() not found}, a key without a ban is not lifted. Nothing here charges a
+ * token.
  */
 public interface RateLimitAdmin {
 
@@ -26,9 +29,11 @@ public interface RateLimitAdmin {
      * not hold is full. Blocks until the store answers or fails (Hazelcast gives up after its operation timeout).
      *
      * @param rule a configured rule name
-     * @param key  the bucket within the rule, as the rule builds it (the client address, the API key...)
-     * @return per limit what is left, and the key's ban if it has one; when the store failed,
-     *         {@link BucketStatus#fromStore()} is {@code false} and no limits are reported
+     * @param key  the bucket within the rule, as the rule builds it (the client address, the API key, the
+     *             {@linkplain RateLimitKeys#composite composite key}...)
+     * @return per limit what is left, whether the store holds a bucket of the key ({@link BucketStatus#found()}), and
+     *         the key's ban if it has one; when the store failed, {@link BucketStatus#fromStore()} is {@code false} and no
+     *         limits are reported
      * @throws IllegalArgumentException for an unknown rule or a {@code null} key
      */
     BucketStatus inspect(String rule, String key);
@@ -39,7 +44,8 @@ public interface RateLimitAdmin {
      * soon as it hears of the reset (within moments, through the store). A ban of the key stays: see
      * {@link #liftBan}.
      *
-     * @return the bucket as it is after the reset
+     * @return the bucket as it is after the reset, with {@link BucketStatus#found()} telling whether the store held a
+     *         bucket of the key to reset (a key never charged, or named otherwise than the rule builds it, has none)
      * @throws IllegalArgumentException for an unknown rule or a {@code null} key; nothing is changed
      * @throws IllegalStateException    if the store failed (the reset may then still have taken effect)
      */

@@ -10,8 +10,9 @@ import java.util.Objects;
  * requests fire nothing.
  *
  * @param rule     the name of the rule that denied
- * @param keyHash  the SHA-256 of the bucket key within the rule (its UTF-8), in base64url without padding:
- *                 the client's key itself never leaves Tollgate
+ * @param keyHash  the SHA-256 of the bucket key within the rule (its UTF-8; a composite key in the form
+ *                 {@link RateLimitKeys#composite} gives), in base64url without padding: the client's key itself
+ *                 never leaves Tollgate
  * @param decision the denial
  * @param time     when the event was fired
  */

@@ -36,7 +36,8 @@ public interface RateLimitRules {
      * Gives {@code key}'s bucket of the rule limits of its own: a customer's contract.
      *
      * @param rule   the rule's name
-     * @param key    the bucket key within the rule, as the rule's {@code key} resolves it (an API key, a user...)
+     * @param key    the bucket key within the rule, as the rule's {@code key} resolves it (an API key, a user, a
+     *               {@linkplain RateLimitKeys#composite composite key}...)
      * @param limits as the {@code limits} attribute writes them: {@code 1000/1s}, {@code 10/s burst 20, 1000/1h}
      * @return the rule's live values now
      */

@@ -52,7 +52,8 @@ public @interface RateLimited {
     /**
      * @return the bucket key: {@code ip}, {@code principal}, {@code header:<name>},
      *         {@code query:<name>}, {@code jwt:<claim>}, {@code path}, {@code global}, or
-     *         {@code resolver:<class>}; comma-separated for a composite key. Empty: {@code ip}
+     *         {@code resolver:<class>}; comma-separated for a composite key (whose form
+     *         {@link RateLimitKeys#composite} gives). Empty: {@code ip}
      *         over HTTP. A {@link RateLimitKey} parameter takes precedence on CDI calls.
      */
     @Nonbinding

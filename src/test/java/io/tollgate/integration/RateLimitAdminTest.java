@@ -58,7 +58,11 @@ class RateLimitAdminTest {
 
             assertThat(admin.reset("search", key).full()).isTrue();
             assertThat(limiter.tryAcquire("search", key, 3).allowed()).isTrue();
-            assertThat(admin.inspect("search", "never-seen").full()).isTrue();
+            BucketStatus neverSeen = admin.inspect("search", "never-seen");
+            assertThat(neverSeen.full()).isTrue();
+            assertThat(neverSeen.found()).as("a key without a bucket says so").isFalse();
+            assertThat(admin.reset("search", "never-seen").found()).isFalse();
+            assertThat(admin.inspect("search", key).found()).isTrue();
 
             assertThatThrownBy(() -> admin.inspect("nope", key)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("rule = 'nope': no such rule; configured rules are [llm, search]");

@@ -241,8 +241,8 @@ public final class HazelcastBackend implements InstanceSource, AutoCloseable {
         }
 
         @Override
-        public void reset(String key) {
-            store.reset(key);
+        public boolean reset(String key) {
+            return store.reset(key);
         }
 
         @Override

@@ -169,10 +169,12 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
 
     /** Removes the entry, then tells every member to forget the key (the topic {@code <map>-resets}). */
     @Override
-    public void reset(String key) {
+    public boolean reset(String key) {
         MapCalls current = calls();
-        current.map().delete(key);
+        IMap<String, ?> map = current.map(); // whatever the entry holds: it goes
+        boolean held = map.remove(key) != null;
         current.resets().publish(key);
+        return held;
     }
 
     @Override

@@ -47,13 +47,14 @@ public final class AdminBodies {
     }
 
     /**
-     * @return a bucket: the rule, the key's hash, whether the store answered, per limit what is left, and when the
-     *         key's ban ends ({@code null} without one)
+     * @return a bucket: the rule, the key's hash, whether the store answered, whether it held a bucket of the key,
+     *         per limit what is left, and when the key's ban ends ({@code null} without one)
      */
     public static String bucket(BucketStatus status) {
         StringBuilder out = new StringBuilder(160).append("{\"rule\":").append(ProblemBodies.quote(status.rule()))
                 .append(",\"keyHash\":").append(ProblemBodies.quote(status.keyHash()))
                 .append(",\"fromStore\":").append(status.fromStore())
+                .append(",\"found\":").append(status.found())
                 .append(",\"full\":").append(status.full())
                 .append(",\"bannedUntil\":").append(status.banned() ? ProblemBodies.quote(status.bannedUntil().toString()) : "null")
                 .append(",\"limits\":[");

@@ -1,6 +1,7 @@
 package io.tollgate.internal.request;
 
 import io.tollgate.RateLimitKeyResolver;
+import io.tollgate.RateLimitKeys;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -9,7 +10,8 @@ import java.util.Locale;
 import java.util.function.Function;
 
 /**
- * A rule's bucket key: one part, or several joined into a composite key. Parts: {@code ip},
+ * A rule's bucket key: one part, or several joined into a composite key ({@link RateLimitKeys#composite}: escaped,
+ * joined by {@code ,}, the form operators name it by in overrides and the admin). Parts: {@code ip},
  * {@code principal}, {@code header:<name>}, {@code query:<name>}, {@code jwt:<claim>},
  * {@code path}, {@code global}, {@code resolver:<class>}. A part the request does not have
  * (no such header, no request at all) contributes the empty string, so such callers share one
@@ -101,19 +103,18 @@ public final class KeySpec {
      * @param method    the method being limited, or {@code null}
      * @param arguments its arguments (empty if unknown)
      * @param resolvers finds the resolver bean of a class name
-     * @return the key
+     * @return the key: a single part's value as it is, several as {@link RateLimitKeys#composite} joins them
      */
     public String resolve(String rule, IncomingRequest request, Method method, Object[] arguments,
             Function<String, RateLimitKeyResolver> resolvers) {
         if (parts.size() == 1) {
             return parts.get(0).value(rule, request, method, arguments, resolvers);
         }
-        StringBuilder key = new StringBuilder();
-        for (Part part : parts) {
-            String value = part.value(rule, request, method, arguments, resolvers);
-            key.append(value.length()).append(':').append(value); // length-prefixed: no ambiguity
+        String[] values = new String[parts.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = parts.get(i).value(rule, request, method, arguments, resolvers);
         }
-        return key.toString();
+        return RateLimitKeys.composite(values);
     }
 
     /**

@@ -60,21 +60,23 @@ public final class KeyAdmin implements RateLimitAdmin {
             reading = store.read(storeKey);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "The rate-limit store could not be read for rule '" + resolved.name() + "'", e);
-            return new BucketStatus(resolved.name(), BucketKeys.hash(key), List.of(), false, bannedUntil(resolved, key));
+            return new BucketStatus(resolved.name(), BucketKeys.hash(key), List.of(), false, false, bannedUntil(resolved, key));
         }
-        return status(resolved, key, reading, bannedUntil(resolved, key));
+        return status(resolved, key, reading, reading.state() != null, bannedUntil(resolved, key));
     }
 
     @Override
     public BucketStatus reset(String rule, String key) {
         RuleConfig resolved = rule(rule, key);
+        boolean found;
         try {
-            store.reset(BucketKeys.of(resolved.name(), key));
+            found = store.reset(BucketKeys.of(resolved.name(), key));
         } catch (RuntimeException e) {
             throw new IllegalStateException("the rate-limit store failed to reset a bucket of rule '" + resolved.name() + "': " + e, e);
         }
-        LOG.info(() -> "Bucket " + BucketKeys.hash(key) + " of rule '" + resolved.name() + "' reset");
-        return inspect(rule, key);
+        LOG.info(() -> "Bucket " + BucketKeys.hash(key) + " of rule '" + resolved.name() + "' reset" + (found ? "" : " (it had none)"));
+        BucketStatus after = inspect(rule, key);
+        return new BucketStatus(after.rule(), after.keyHash(), after.limits(), after.fromStore(), found, after.bannedUntil());
     }
 
     @Override
@@ -123,11 +125,11 @@ public final class KeyAdmin implements RateLimitAdmin {
         return rule;
     }
 
-    private static BucketStatus status(RuleConfig rule, String key, BucketReading reading, Instant bannedUntil) {
+    private static BucketStatus status(RuleConfig rule, String key, BucketReading reading, boolean found, Instant bannedUntil) {
         // the key's own limits where the rule overrides them
         List<BucketStatus.LimitStatus> limits = rule.live().limits(key).bucket().levels(reading.state(), reading.nowMicros()).stream()
                 .map(KeyAdmin::limitStatus).toList();
-        return new BucketStatus(rule.name(), BucketKeys.hash(key), limits, true, bannedUntil);
+        return new BucketStatus(rule.name(), BucketKeys.hash(key), limits, true, found, bannedUntil);
     }
 
     private static BucketStatus.LimitStatus limitStatus(LimitLevel level) {

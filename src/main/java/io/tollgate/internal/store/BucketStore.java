@@ -63,10 +63,12 @@ public interface BucketStore extends AutoCloseable {
      * front of a store remembers of the key here ({@link #forget}) goes too; a store shared by several
      * members also has them forget the key ({@link #listenForResets}). Blocks until the store answers.
      *
+     * @return whether the store held a bucket at {@code key} and removed it; {@code false} for a key never charged, or
+     *         whose bucket was dropped once full again
      * @throws UnsupportedOperationException from a store that cannot reset (the default)
      * @throws RuntimeException if the store fails
      */
-    default void reset(String key) {
+    default boolean reset(String key) {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot reset buckets");
     }
 

@@ -143,10 +143,11 @@ public final class InMemoryBucketStore implements BatchingBucketStore {
         return new BucketReading(entry != null && entry.expiresAt > now ? entry.state : null, now);
     }
 
-    /** Removes the bucket: this store is this JVM's alone, so nothing else remembers it. */
+    /** Removes the bucket: this store is this JVM's alone, so nothing else remembers it. An expired one was none. */
     @Override
-    public void reset(String key) {
-        buckets.remove(key);
+    public boolean reset(String key) {
+        Entry removed = buckets.remove(key);
+        return removed != null && removed.expiresAt > clock.nowMicros();
     }
 
     /** @return the number of buckets held, expired ones included until the next sweep */

@@ -38,9 +38,9 @@ abstract class StoreLayer implements BucketStore {
 
     /** Drops what this member holds of the key here first, then resets it in the store. */
     @Override
-    public final void reset(String key) {
+    public final boolean reset(String key) {
         forgetHere(key);
-        next.reset(key); // a layer below forgets the key in its own reset
+        return next.reset(key); // a layer below forgets the key in its own reset
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.tollgate.internal.hazelcast;
 
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
+import io.tollgate.internal.store.BucketReading;
 import io.tollgate.internal.store.BucketStore;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -25,6 +26,20 @@ final class RoundRobinStore implements BucketStore {
     @Override
     public CompletionStage<Outcome> refund(String key, TokenBucket bucket, long tokens) {
         return stores.get(Math.floorMod(next.getAndIncrement(), stores.size())).refund(key, bucket, tokens);
+    }
+
+    @Override
+    public BucketReading read(String key) {
+        return next().read(key);
+    }
+
+    @Override
+    public boolean reset(String key) {
+        return next().reset(key);
+    }
+
+    private BucketStore next() {
+        return stores.get(Math.floorMod(next.getAndIncrement(), stores.size()));
     }
 
     @Override

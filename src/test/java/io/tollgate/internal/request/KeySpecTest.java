@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.RateLimitKeyResolver;
+import io.tollgate.RateLimitKeys;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,24 +62,95 @@ class KeySpecTest {
     }
 
     @Test
-    void aCompositeKeyPrefixesEachPartWithItsLength() {
+    void aCompositeKeyIsItsPartsInOrderJoinedByCommas() {
         IncomingRequest r = request().header("X-Api-Key", "k1").path("/p").from("203.0.113.9").incoming();
-        assertThat(key("header:X-Api-Key, path", r)).isEqualTo("2:k12:/p");
-        assertThat(key("ip,path,global", r)).isEqualTo("11:203.0.113.92:/p0:");
+        assertThat(key("header:X-Api-Key, path", r)).isEqualTo("k1,/p");
+        assertThat(key("path, header:X-Api-Key", r)).isEqualTo("/p,k1");
+        assertThat(key("ip,path,global", r)).isEqualTo("203.0.113.9,/p,");
+        assertThat(key("header:X-Api-Key, path", request().header("X-Api-Key", "50%off").path("/items/a,b").incoming()))
+                .isEqualTo("50%25off,/items/a%2Cb");
+        assertThat(key("header:X-Api-Key, path", r)).as("what the public helper builds")
+                .isEqualTo(RateLimitKeys.composite("k1", "/p"));
+    }
+
+    @Test
+    void aSinglePartIsNotEscaped() {
+        assertThat(key("header:X-Api-Key", request().header("X-Api-Key", "a,b%2C").incoming())).isEqualTo("a,b%2C");
+        assertThat(RateLimitKeys.composite("a,b%2C")).isEqualTo("a,b%2C");
     }
 
     @Test
     void compositeKeysCannotCollideWhateverTheValuesContain() {
         String spec = "header:A, header:B";
-        String first = key(spec, request().header("A", "a|b").header("B", "c").incoming());
-        String second = key(spec, request().header("A", "a").header("B", "b|c").incoming());
-        String third = key(spec, request().header("A", "1:a").header("B", "").incoming());
-        String fourth = key(spec, request().header("A", "").header("B", "1:a").incoming());
-        assertThat(first).isEqualTo("3:a|b1:c");
-        assertThat(second).isEqualTo("1:a3:b|c");
-        assertThat(third).isEqualTo("3:1:a0:");
-        assertThat(fourth).isEqualTo("0:3:1:a");
-        assertThat(List.of(first, second, third, fourth)).doesNotHaveDuplicates();
+        String first = key(spec, request().header("A", "a,b").header("B", "c").incoming());
+        String second = key(spec, request().header("A", "a").header("B", "b,c").incoming());
+        String third = key(spec, request().header("A", "a%2Cb").header("B", "c").incoming());
+        String fourth = key(spec, request().header("A", "").header("B", "a,").incoming());
+        String fifth = key(spec, request().header("A", "a,").header("B", "").incoming());
+        assertThat(first).isEqualTo("a%2Cb,c");
+        assertThat(second).isEqualTo("a,b%2Cc");
+        assertThat(third).isEqualTo("a%252Cb,c");
+        assertThat(fourth).isEqualTo(",a%2C");
+        assertThat(fifth).isEqualTo("a%2C,");
+        assertThat(List.of(first, second, third, fourth, fifth)).doesNotHaveDuplicates();
+    }
+
+    /**
+     * Every tuple of parts over the characters that matter ({@code ,}, {@code %}, the hex digits of the escapes, a
+     * letter), up to three characters a part, two and three parts: no two tuples give one key, and the key splits back
+     * into its parts.
+     */
+    @Test
+    void distinctPartsNeverGiveTheSameKey() {
+        List<String> values = strings("%,2C5a", 3);
+        Map<String, List<String>> seen = new HashMap<>();
+        for (String a : values) {
+            for (String b : values) {
+                assertUnique(seen, List.of(a, b));
+            }
+        }
+        List<String> shorter = strings("%,2C", 2);
+        for (String a : shorter) {
+            for (String b : shorter) {
+                for (String c : shorter) {
+                    assertUnique(seen, List.of(a, b, c));
+                }
+            }
+        }
+        assertThat(seen).hasSize(values.size() * values.size() + shorter.size() * shorter.size() * shorter.size());
+    }
+
+    private static void assertUnique(Map<String, List<String>> seen, List<String> parts) {
+        String key = RateLimitKeys.composite(parts);
+        List<String> before = seen.put(key, parts);
+        assertThat(before).as("key %s of %s", key, parts).isNull();
+        assertThat(split(key)).as("key %s", key).isEqualTo(parts);
+    }
+
+    /** The inverse the README describes: split at each ',', then %2C is ',' and %25 is '%'. */
+    private static List<String> split(String key) {
+        List<String> parts = new ArrayList<>();
+        for (String part : key.split(",", -1)) {
+            parts.add(part.replace("%2C", ",").replace("%25", "%"));
+        }
+        return parts;
+    }
+
+    /** @return every string of at most {@code length} characters of {@code alphabet}, the empty one included */
+    private static List<String> strings(String alphabet, int length) {
+        List<String> all = new ArrayList<>(List.of(""));
+        List<String> last = List.of("");
+        for (int n = 1; n <= length; n++) {
+            List<String> next = new ArrayList<>();
+            for (String prefix : last) {
+                for (char c : alphabet.toCharArray()) {
+                    next.add(prefix + c);
+                }
+            }
+            all.addAll(next);
+            last = next;
+        }
+        return all;
     }
 
     @Test
@@ -86,7 +160,7 @@ class KeySpecTest {
         assertThat(key("query:apiKey", r)).isEmpty();
         assertThat(key("jwt:tenant", r)).isEmpty();
         assertThat(key("principal", r)).isEmpty();
-        assertThat(key("header:X-Api-Key, path", r)).isEqualTo("0:2:/p");
+        assertThat(key("header:X-Api-Key, path", r)).isEqualTo(",/p");
     }
 
     @Test
@@ -94,7 +168,7 @@ class KeySpecTest {
         for (String spec : List.of("ip", "path", "principal", "header:X", "query:x", "jwt:sub", "global")) {
             assertThat(key(spec, null)).as(spec).isEmpty();
         }
-        assertThat(key("ip, path, header:X", null)).isEqualTo("0:0:0:");
+        assertThat(key("ip, path, header:X", null)).isEqualTo(",,");
     }
 
     @Test
@@ -125,7 +199,7 @@ class KeySpecTest {
     void aResolverThatAnswersNullGivesTheEmptyKey() {
         KeySpec spec = KeySpec.parse("resolver:com.example.Nothing, ip");
         assertThat(spec.resolve("r", request().from("203.0.113.9").incoming(), null, new Object[0],
-                name -> (rule, m, args) -> null)).isEqualTo("0:11:203.0.113.9");
+                name -> (rule, m, args) -> null)).isEqualTo(",203.0.113.9");
     }
 
     @Test

@@ -70,6 +70,7 @@ class KeyAdminClusterTest {
 
         BucketStatus status = admins.get(1).inspect(RULE, key);
         assertThat(status.fromStore()).isTrue();
+        assertThat(status.found()).isTrue();
         assertThat(status.rule()).isEqualTo(RULE);
         assertThat(status.keyHash()).isEqualTo(BucketKeys.hash(key)).doesNotContain(key);
         assertThat(status.limits()).extracting(BucketStatus.LimitStatus::remaining).containsExactly(2L, 97L);
@@ -83,6 +84,7 @@ class KeyAdminClusterTest {
         String untouched = "key-" + UUID.randomUUID();
         BucketStatus fresh = admins.get(0).inspect(RULE, untouched);
         assertThat(fresh.full()).isTrue();
+        assertThat(fresh.found()).as("no bucket stored").isFalse();
         assertThat(fresh.limits()).extracting(BucketStatus.LimitStatus::untilFull).containsOnly(Duration.ZERO);
         assertThat(cluster.member(0).getMap(map).containsKey(BucketKeys.of(RULE, untouched))).isFalse(); // a read writes nothing
     }
@@ -98,7 +100,9 @@ class KeyAdminClusterTest {
 
         BucketStatus reset = admins.get(0).reset(RULE, key);
         assertThat(reset.full()).isTrue();
+        assertThat(reset.found()).as("the reset removed a bucket").isTrue();
         assertThat(reset.limits()).extracting(BucketStatus.LimitStatus::remaining).containsExactly(5L, 100L);
+        assertThat(admins.get(1).reset(RULE, key).found()).as("reset again, from another member: none left").isFalse();
 
         // member 2 hears of the reset through the cluster; until then its cache denies, charging nothing
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

@@ -211,6 +211,23 @@ public abstract class BucketStoreContract {
         assertThat(acquire(key, two, 1).allowed()).isFalse();
     }
 
+    @Test
+    void aResetSaysWhetherTheStoreHeldABucket() {
+        String key = key("reset");
+        assertThat(store().reset(key)).as("a key never charged has no bucket").isFalse();
+        assertThat(store().read(key).state()).isNull();
+        assertThat(acquire(key, TEN_PER_SECOND, 10).allowed()).isTrue();
+        assertThat(store().read(key).state()).isNotNull();
+        assertThat(store().reset(key)).as("the charged bucket").isTrue();
+        assertThat(store().read(key).state()).isNull();
+        assertThat(store().reset(key)).as("reset twice: the second finds none").isFalse();
+        assertThat(acquire(key, TEN_PER_SECOND, 10).allowed()).as("full again").isTrue();
+        assertThat(acquire(key, TEN_PER_SECOND, 1).allowed()).isFalse();
+        assertThat(store().reset(key)).isTrue();
+        assertThat(acquire(key, TEN_PER_SECOND, 10).allowed()).isTrue();
+        assertThat(store().reset(key("reset-other"))).as("another key").isFalse();
+    }
+
     /** @return whether the store takes refunds; one that does not must fail them and change nothing */
     protected boolean takesRefunds() {
         return true;

@@ -39,6 +39,17 @@ class InMemoryBucketStoreTest extends BucketStoreContract {
     }
 
     @Test
+    void aResetOfABucketFullAgainFindsNone() {
+        String key = key("expired");
+        TokenBucket bucket = TokenBucket.of(Limit.of(5, 5, Duration.ofSeconds(1)));
+        acquire(key, bucket, 5);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(store.size()).as("not swept yet").isEqualTo(1);
+        assertThat(store.reset(key)).isFalse();
+        assertThat(store.size()).isZero();
+    }
+
+    @Test
     void holdsNoMoreThanItsBound() {
         InMemoryBucketStore small = new InMemoryBucketStore(clock, 50);
         TokenBucket bucket = TokenBucket.of(Limit.of(5, 1, Duration.ofHours(1)));
