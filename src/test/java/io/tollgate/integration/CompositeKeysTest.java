@@ -155,7 +155,7 @@ class CompositeKeysTest {
 
     private static HttpResponse<String> post(TestApp app, String action, String key) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(app.base().resolve("tollgate/admin/rules/api/" + action))
-                .timeout(Duration.ofSeconds(30)).header(OPERATOR, "ops").header("X-Test-Roles", "tollgate-admin")
+                .timeout(Duration.ofSeconds(30)).header(OPERATOR, "ops").header("X-Test-Roles", "tollgate-admin").header("X-Requested-By", "ops")
                 .header("Content-Type", "text/plain; charset=UTF-8").POST(HttpRequest.BodyPublishers.ofString(key)).build();
         return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
     }
