@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
@@ -38,8 +39,13 @@ class AdminResourceIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return Deployments.war("admin", Deployments.contractConfig(Map.of("tollgate.admin.enabled", "true",
-                        "tollgate.admin.role", "tollgate-admin")))
+        return Deployments.war("admin", Deployments.contractConfig(Map.ofEntries(Map.entry("tollgate.admin.enabled", "true"),
+                        Map.entry("tollgate.admin.role", "tollgate-admin"),
+                        // two rules of the same limits on one path: one is made stricter, the other is the control
+                        Map.entry("tollgate.rules.fast.rate", "5/1s"), Map.entry("tollgate.rules.fast.burst", "5"),
+                        Map.entry("tollgate.rules.fast.key", "header:X-Api-Key"), Map.entry("tollgate.rules.fast.paths", "/status"),
+                        Map.entry("tollgate.rules.steady.rate", "5/1s"), Map.entry("tollgate.rules.steady.burst", "5"),
+                        Map.entry("tollgate.rules.steady.key", "header:X-Api-Key"), Map.entry("tollgate.rules.steady.paths", "/status"))))
                 .addClass(OperatorIdentityStore.class)
                 .addAsWebInfResource(new StringAsset("<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"6.0\">"
                         + ROLES + "</web-app>"), "web.xml")
@@ -57,6 +63,66 @@ class AdminResourceIT {
                 + Base64.getEncoder().encodeToString((user + ":" + user + "-secret").getBytes(StandardCharsets.UTF_8)));
         return Http.send(key == null ? request.GET() : request.header("Content-Type", "text/plain; charset=UTF-8")
                 .header("X-Requested-By", user).POST(HttpRequest.BodyPublishers.ofString(key)));
+    }
+
+    /**
+     * A stricter limit keeps a drained bucket past the time-to-live its last write gave it (3 s: refilled in 1 s, plus
+     * 2 s): the test waits until the control, a bucket of the same limits drained at the same moment and not changed,
+     * is gone from the store, then the changed rule's bucket is still there, and still denies.
+     */
+    @Test
+    void aStricterLimitKeepsADrainedBucketPastItsOldLifetime() throws InterruptedException {
+        String key = "stricter-" + UUID.randomUUID();
+        drain("api/status", key); // both rules
+        try {
+            HttpResponse<String> changed = Http.send(Http.request(base, "api/operator/rules/fast", "Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"rate\": \"1/1h\"}")));
+            assertEquals(200, changed.statusCode(), describe(changed));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (json(admin("rules/steady/inspect", "ops", key)).getBoolean("found")) {
+                assertTrue(System.nanoTime() < deadline, "the control bucket is still stored after 60 s");
+                TimeUnit.MILLISECONDS.sleep(200);
+            }
+            HttpResponse<String> kept = admin("rules/fast/inspect", "ops", key);
+            assertTrue(json(kept).getBoolean("found"), "the changed rule's bucket is kept: " + kept.body());
+            HttpResponse<String> denied = get(base, "api/status", "X-Api-Key", key);
+            assertEquals(429, denied.statusCode(), "seconds at 1/h refill nothing: " + describe(denied));
+        } finally {
+            Http.send(Http.request(base, "api/operator/rules/fast").DELETE());
+        }
+    }
+
+    private void drain(String path, String key) {
+        for (int i = 0; i < 100; i++) {
+            if (get(base, path, "X-Api-Key", key).statusCode() == 429) {
+                return;
+            }
+        }
+        throw new AssertionError(path + " was not denied in 100 requests");
+    }
+
+    /** A composite key named as the README writes it: the API key and the path within the application, joined by ','. */
+    @Test
+    void anOperatorNamesACompositeKeyByItsParts() {
+        String apiKey = "k-" + UUID.randomUUID();
+        for (int i = 0; i < 2; i++) { // articles: burst 2, one token an hour, key=header:X-Api-Key, path
+            HttpResponse<String> ok = get(base, "api/articles/42", "X-Api-Key", apiKey);
+            assertEquals(200, ok.statusCode(), describe(ok));
+        }
+        HttpResponse<String> denied = get(base, "api/articles/42", "X-Api-Key", apiKey);
+        assertEquals(429, denied.statusCode(), describe(denied));
+
+        HttpResponse<String> inspected = admin("rules/articles/inspect", "ops", apiKey + ",/articles/42");
+        assertEquals(200, inspected.statusCode(), describe(inspected));
+        assertTrue(json(inspected).getBoolean("found"), inspected.body());
+        assertEquals(0, json(inspected).getJsonArray("limits").getJsonObject(0).getInt("remaining"), inspected.body());
+        HttpResponse<String> elsewhere = admin("rules/articles/reset", "ops", apiKey + "/articles/42");
+        assertFalse(json(elsewhere).getBoolean("found"), "a key no request has: " + elsewhere.body());
+        HttpResponse<String> reset = admin("rules/articles/reset", "ops", apiKey + ",/articles/42");
+        assertEquals(200, reset.statusCode(), describe(reset));
+        assertTrue(json(reset).getBoolean("found"), reset.body());
+        HttpResponse<String> again = get(base, "api/articles/42", "X-Api-Key", apiKey);
+        assertEquals(200, again.statusCode(), describe(again));
     }
 
     /** What a page on another site could make an operator's browser send with their credentials: refused, nothing changed. */
