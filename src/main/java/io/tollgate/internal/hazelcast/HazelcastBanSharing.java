@@ -17,9 +17,13 @@ import io.tollgate.internal.store.BanSharing;
 import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BucketStore;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -28,13 +32,16 @@ import java.util.logging.Logger;
  * Bans shared through an IMap of their own ({@code <bucket map>-bans}): the store key to the ban's end (µs since
  * the epoch, a {@code Long}, which every member reads without Tollgate's classes), with a time-to-live of the ban's
  * length. Every member and client keeps a copy, filled at start from the map and kept by an entry listener (added,
- * updated, removed, expired, evicted, cleared), and answers bans from that copy alone.
+ * updated, removed, expired, evicted, cleared), and answers bans from that copy alone. A ban is written only where
+ * the map holds no current one ({@code putIfAbsent}), so that one member's ban is every member's.
  */
 final class HazelcastBanSharing implements BanSharing {
 
     private static final Logger LOG = Logger.getLogger(HazelcastBanSharing.class.getName());
     /** Appended to the bucket map's name for the map of bans. */
     static final String SUFFIX = "-bans";
+    /** Writes of a ban over entries that are no current ban, before it is written whatever the map holds. */
+    private static final int CLAIM_ATTEMPTS = 3;
 
     private final IMap<String, Object> bans;
     private final IMap<String, Object> buckets;
@@ -105,15 +112,42 @@ final class HazelcastBanSharing implements BanSharing {
     }
 
     @Override
-    public void started(String storeKey, long untilMicros, long durationMicros) {
+    public CompletionStage<OptionalLong> start(String storeKey, long untilMicros, long durationMicros, long nowMicros) {
         long ttlMillis = Math.max(1, Math.floorDiv(durationMicros + 999, 1_000));
-        writer.execute(() -> {
-            try {
-                bans.set(storeKey, untilMicros, ttlMillis, TimeUnit.MILLISECONDS);
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "A ban could not be shared with the cluster; it holds on this member only", e);
+        CompletableFuture<OptionalLong> decided = new CompletableFuture<>();
+        try {
+            writer.execute(() -> decided.complete(claim(storeKey, untilMicros, ttlMillis, nowMicros)));
+        } catch (RejectedExecutionException e) {
+            return MINE; // closing
+        }
+        return decided;
+    }
+
+    /**
+     * Writes the ban unless the map holds a current one, atomically: of several members that start a ban of one key
+     * at once, the first write is kept. An entry that is no current ban (one over by the members' clocks, whose entry
+     * lives on until it expires in real time; or a value Tollgate did not write) is removed, if it is still there, and
+     * the write tried again.
+     *
+     * @return empty if this member's ban was written (or could not be: then it holds here only), else the current one
+     */
+    private OptionalLong claim(String storeKey, long untilMicros, long ttlMillis, long nowMicros) {
+        try {
+            for (int attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+                Object held = bans.putIfAbsent(storeKey, untilMicros, ttlMillis, TimeUnit.MILLISECONDS);
+                if (held == null) {
+                    return OptionalLong.empty();
+                }
+                if (Bans.isCurrent(held, nowMicros)) {
+                    return OptionalLong.of((Long) held);
+                }
+                bans.remove(storeKey, held);
             }
-        });
+            bans.set(storeKey, untilMicros, ttlMillis, TimeUnit.MILLISECONDS); // something keeps writing there: this ban wins
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "A ban could not be shared with the cluster; it holds on this member only", e);
+        }
+        return OptionalLong.empty();
     }
 
     @Override
@@ -178,7 +212,8 @@ final class HazelcastBanSharing implements BanSharing {
         }
 
         @Override
-        public void started(String storeKey, long untilMicros, long durationMicros) {
+        public CompletionStage<OptionalLong> start(String storeKey, long untilMicros, long durationMicros, long nowMicros) {
+            return MINE;
         }
 
         @Override

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,12 +17,15 @@ import java.util.logging.Logger;
 
 /**
  * Temporary bans after repeated denials ({@code ban-after}, {@code ban-for}), kept as a copy on this member and
- * read from it alone: looking a key up never asks the store. Each enforced denial of a rule with a ban takes one
- * token from a second bucket of the key in the store ({@link BucketKeys#banCounter}), n per period with a burst of
- * n; the denial that takes its last token starts the ban. Taking a token is one atomic step on the store, so n
- * denials from any number of members count exactly n, and exactly one of them starts the ban. The ban is shared with
- * the other members through {@link BanSharing}; each member drops its copy at the ban's end on its own clock,
- * whenever the store's notice of the end arrives.
+ * read from it alone: looking a key up never asks the store. Each enforced denial of a rule with a ban, of a key not
+ * banned, takes one token from a second bucket of the key in the store ({@link BucketKeys#banCounter}), n per period
+ * with a burst of n; a denial that takes its last whole token, or finds none, starts a ban. Taking a token is one
+ * atomic step on the store, so n denials from any number of members count exactly n; and a count that finds the
+ * bucket empty (the key was denied n times within the period already) bans too, so a key still denied as its ban ends
+ * is banned again at its next denial, and a flood costs the store a count per ban rather than one per request. The
+ * ban is shared with the other members through {@link BanSharing}, which keeps one ban per key when several members
+ * start one at once: exactly one denial starts each ban. Each member drops its copy at the ban's end on its own
+ * clock, whenever the store's notice of the end arrives.
  *
  * <p>The operations an operator needs ({@link #until}, {@link #lift}, {@link #list}) take the rule and the client's
  * key as the application knows them, or give keys only as their hash.
@@ -35,6 +39,7 @@ public final class Bans implements AutoCloseable {
     private static final long CLOCK_SKEW_MICROS = 60_000_000;
     private static final long LONGEST_MICROS = LONGEST.toNanos() / 1_000;
     private static final long WARN_EVERY_NANOS = 60_000_000_000L;
+    private static final CompletionStage<Long> NONE_STARTED = CompletableFuture.completedStage(0L);
 
     private final BucketStore counters;
     private final Clock clock;
@@ -89,7 +94,7 @@ public final class Bans implements AutoCloseable {
     }
 
     /**
-     * Counts one enforced denial of {@code storeKey}.
+     * Counts one enforced denial of {@code storeKey}, unless its ban already holds here (a denial decided as it began).
      *
      * @param counter        the rule's counting bucket ({@code ban-after})
      * @param durationMicros the rule's {@code ban-for}
@@ -97,15 +102,47 @@ public final class Bans implements AutoCloseable {
      *         exceptionally if the store could not count it
      */
     public CompletionStage<Long> denied(String storeKey, TokenBucket counter, long durationMicros) {
-        return counters.acquire(BucketKeys.banCounter(storeKey), counter, 1).thenApply(outcome -> {
-            if (!outcome.allowed() || outcome.remaining() > 0) {
-                return 0L;
+        if (leftMicros(storeKey) > 0) {
+            return NONE_STARTED;
+        }
+        return counters.acquire(BucketKeys.banCounter(storeKey), counter, 1).thenCompose(outcome ->
+                outcome.allowed() && outcome.remaining() > 0 ? NONE_STARTED : start(storeKey, durationMicros));
+    }
+
+    /**
+     * The key's count is empty: starts its ban, unless it has one already (another denial's, on this member or, as
+     * the sharing finds, on another one: this member then keeps that one).
+     */
+    private CompletionStage<Long> start(String storeKey, long durationMicros) {
+        long now = clock.nowMicros();
+        long until = now + durationMicros;
+        boolean[] started = {false};
+        copy.compute(storeKey, (key, current) -> {
+            if (current != null && current > now) {
+                return current;
             }
-            long until = clock.nowMicros() + durationMicros;
-            copy.put(storeKey, until);
-            sharing.started(storeKey, until, durationMicros);
+            started[0] = true;
             return until;
         });
+        if (!started[0]) {
+            return NONE_STARTED;
+        }
+        return sharing.start(storeKey, until, durationMicros, now).thenApply(other -> {
+            if (other.isEmpty()) {
+                return until;
+            }
+            copy.replace(storeKey, until, other.getAsLong());
+            return 0L;
+        });
+    }
+
+    /**
+     * @return whether {@code value}, read from the store, is a current ban at {@code nowMicros}: a {@code Long} after it,
+     *         no later than {@link #LONGEST} from it (and the clock skew members may have); else it is over, or none
+     *         Tollgate wrote
+     */
+    public static boolean isCurrent(Object value, long nowMicros) {
+        return value instanceof Long until && until > nowMicros && until <= nowMicros + LONGEST_MICROS + CLOCK_SKEW_MICROS;
     }
 
     /**

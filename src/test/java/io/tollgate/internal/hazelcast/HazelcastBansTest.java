@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tollgate.Decision;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.core.BucketKeys;
+import io.tollgate.internal.core.Outcome;
+import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.limiter.Limiter;
 import io.tollgate.internal.store.Bans;
+import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.CountingStore;
 import io.tollgate.testing.Await;
 import io.tollgate.testing.HazelcastTestCluster;
@@ -19,11 +22,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -141,6 +147,124 @@ class HazelcastBansTest {
         }
         assertThat(cluster.member(0).getMap(map + HazelcastBanSharing.SUFFIX).containsKey(storeKey))
                 .as("the map's entry lives on in real time; the members do not wait for its expiry").isTrue();
+    }
+
+    /**
+     * A flood of 10 requests a second on one key, on the three members in turn, with ban-after=5/1h and ban-for=5m: at
+     * each ban's end the count has refilled less than one denial, so the first denial after it bans again; the flood
+     * costs the store a few calls per ban, not one per request.
+     */
+    @Test
+    void aFloodIsBannedAgainAtItsFirstDenialAfterEachBanWithAFewStoreCallsPerBan() throws Exception {
+        RuleConfig flood = TestRules.read(Map.of("tollgate.rules.f.rate", "1/1h", "tollgate.rules.f.burst", "1",
+                "tollgate.rules.f.ban-after", "5/1h", "tollgate.rules.f.ban-for", "5m")).rule("f");
+        String key = "attacker-" + UUID.randomUUID();
+        String storeKey = BucketKeys.of("f", key);
+        long longestGap = 0;
+        long endedAt = -1;
+        int banCount = 0;
+        for (int i = 0; i < 9_600; i++) { // 16 minutes
+            Decision decision = limiters.get(i % 3).check(flood, key, 1);
+            long now = cluster.clock().nowMicros();
+            if (started.size() > banCount) {
+                banCount = started.size();
+                if (endedAt >= 0) {
+                    longestGap = Math.max(longestGap, now - endedAt);
+                }
+                endedAt = -1;
+                Await.until("every member's copy of the ban", Duration.ofSeconds(30),
+                        () -> bans.stream().allMatch(each -> each.leftMicros(storeKey) > 0));
+            } else if (!decision.banned() && banCount > 0 && endedAt < 0) {
+                endedAt = now;
+            }
+            cluster.clock().advanceMicros(100_000);
+        }
+        if (endedAt >= 0) {
+            longestGap = Math.max(longestGap, cluster.clock().nowMicros() - endedAt);
+        }
+        long gap = longestGap;
+        long calls = stores.stream().mapToLong(store -> store.calls.get()).sum();
+        SoftAssertions.assertSoftly(softly -> {
+            softly.assertThat(gap).as("µs from a ban's end to the next ban").isZero();
+            softly.assertThat(started).as("bans in 16 minutes, one at the start and one at each end").hasSize(4);
+            softly.assertThat(calls).as("store calls: one grant, five denials and their counts, then two per ban")
+                    .isEqualTo(1 + 5 + 5 + 2 * 3);
+        });
+    }
+
+    /** As a ban ends, every member finds the key's count empty at once: one of them starts the next ban. */
+    @Test
+    void whenABanEndsConcurrentDenialsOnEveryMemberStartOneBan() throws Exception {
+        String key = "client-" + UUID.randomUUID();
+        String storeKey = BucketKeys.of("r", key);
+        ban(key);
+        Await.until("every member's copy", Duration.ofSeconds(30), () -> bans.stream().allMatch(each -> each.leftMicros(storeKey) > 0));
+        cluster.clock().advance(Duration.ofMinutes(10));
+        long end = cluster.clock().nowMicros() + Duration.ofMinutes(10).toNanos() / 1_000;
+        ExecutorService threads = Executors.newFixedThreadPool(12);
+        try {
+            List<Future<Decision>> decisions = new ArrayList<>();
+            for (int i = 0; i < 60; i++) {
+                Limiter limiter = limiters.get(i % 3);
+                decisions.add(threads.submit(() -> limiter.check(rule, key, 1)));
+            }
+            for (Future<Decision> decision : decisions) {
+                assertThat(decision.get(60, TimeUnit.SECONDS).allowed()).isFalse();
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(started).as("the first ban, and one more as it ended").hasSize(2);
+        Await.until("every member's copy of the new ban", Duration.ofSeconds(30),
+                () -> bans.stream().allMatch(each -> each.leftMicros(storeKey) == end - cluster.clock().nowMicros()));
+    }
+
+    /**
+     * Three members count a denial of one key at the same moment and each finds its count empty: each starts a ban on
+     * its own copy, and the map keeps the first one written; the other two adopt it, and only one says it started it.
+     */
+    @Test
+    void threeMembersFindingTheCountEmptyAtOnceStartOneBan() throws Exception {
+        String storeKey = BucketKeys.of("r", "client-" + UUID.randomUUID());
+        TokenBucket counter = rule.ban().counter();
+        for (int i = 0; i < 2; i++) {
+            stores.get(0).acquire(BucketKeys.banCounter(storeKey), counter, 1).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        }
+        CyclicBarrier together = new CyclicBarrier(3);
+        List<Bans> gated = new ArrayList<>();
+        for (int member = 0; member < 3; member++) {
+            CountingStore store = stores.get(member);
+            gated.add(HazelcastBanSharing.open(cluster.member(member), map, new BucketStore() {
+                @Override
+                public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
+                    try {
+                        together.await(30, TimeUnit.SECONDS); // the three counts are sent at once
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                    return store.acquire(key, bucket, cost);
+                }
+            }));
+        }
+        bans.addAll(gated);
+        ExecutorService threads = Executors.newFixedThreadPool(3);
+        try {
+            List<Future<Long>> starts = new ArrayList<>();
+            for (Bans each : gated) {
+                starts.add(threads.submit(() -> each.denied(storeKey, counter, rule.ban().durationMicros())
+                        .toCompletableFuture().get(30, TimeUnit.SECONDS)));
+            }
+            List<Long> ends = new ArrayList<>();
+            for (Future<Long> start : starts) {
+                ends.add(start.get(60, TimeUnit.SECONDS));
+            }
+            assertThat(ends).as("the end of the ban each member started, 0 for none").filteredOn(end -> end > 0).hasSize(1);
+            long end = ends.stream().mapToLong(Long::longValue).max().orElseThrow();
+            Await.until("one ban on every copy", Duration.ofSeconds(30),
+                    () -> bans.stream().allMatch(each -> each.leftMicros(storeKey) == end - cluster.clock().nowMicros()));
+        } finally {
+            threads.shutdownNow();
+        }
     }
 
     @Test

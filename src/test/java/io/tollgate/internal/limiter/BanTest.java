@@ -6,6 +6,7 @@ import io.tollgate.Decision;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.core.BucketKeys;
+import io.tollgate.internal.core.Clock;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.store.BanSharing;
@@ -23,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,12 +38,15 @@ class BanTest {
     private final TestClock clock = new TestClock(START.getEpochSecond() * 1_000_000);
     private final CountingStore store = new CountingStore(new InMemoryBucketStore(clock, 1_000));
     private final BanRecorder observer = new BanRecorder();
-    /** burst 2, nothing refilled within a test; 3 denials within 10 minutes ban for 5 minutes */
-    private final TollgateConfig config = TestRules.read(Map.of(
-            "tollgate.rules.r.rate", "1/1h", "tollgate.rules.r.burst", "2",
-            "tollgate.rules.r.ban-after", "3/10m", "tollgate.rules.r.ban-for", "5m",
-            "tollgate.rules.s.rate", "1/1h", "tollgate.rules.s.burst", "2", "tollgate.rules.s.mode", "shadow",
-            "tollgate.rules.s.ban-after", "3/10m", "tollgate.rules.s.ban-for", "5m"));
+    /** r: burst 2, nothing refilled within a test, 3 denials within 10 minutes ban for 5 minutes; s: r in shadow mode; f: a flood's */
+    private final TollgateConfig config = TestRules.read(Map.ofEntries(
+            Map.entry("tollgate.rules.r.rate", "1/1h"), Map.entry("tollgate.rules.r.burst", "2"),
+            Map.entry("tollgate.rules.r.ban-after", "3/10m"), Map.entry("tollgate.rules.r.ban-for", "5m"),
+            Map.entry("tollgate.rules.s.rate", "1/1h"), Map.entry("tollgate.rules.s.burst", "2"),
+            Map.entry("tollgate.rules.s.mode", "shadow"), Map.entry("tollgate.rules.s.ban-after", "3/10m"),
+            Map.entry("tollgate.rules.s.ban-for", "5m"), Map.entry("tollgate.rules.f.rate", "1/1h"),
+            Map.entry("tollgate.rules.f.burst", "1"), Map.entry("tollgate.rules.f.ban-after", "5/1h"),
+            Map.entry("tollgate.rules.f.ban-for", "5m")));
     private final RuleConfig rule = config.rule("r");
     private final Limiter limiter = new Limiter(store, Duration.ofSeconds(10), observer,
             new Bans(store, clock, BanSharing.local(store.inner()::reset)));
@@ -92,6 +97,51 @@ class BanTest {
         // the count goes on where it was: 1.5 of 3 denials refilled in 5 minutes, so this denial took the last whole one
         assertThat(observer.bans).hasSize(2);
         assertThat(limiter.bans().until("r", "a")).contains(START.plus(Duration.ofMinutes(10)));
+    }
+
+    /**
+     * A flood of 10 requests a second on one key for 20 minutes, with ban-after=5/1h and ban-for=5m: at each ban's end
+     * the count has refilled less than one denial, so the first denial after the end bans again, and the flood costs
+     * the store a few calls per ban, not one per request.
+     */
+    @Test
+    void aFloodIsBannedAgainAtItsFirstDenialAfterEachBanAndCostsTheStoreAFewCallsPerBan() {
+        RuleConfig flooded = config.rule("f");
+        long step = 100_000;
+        long banMicros = Duration.ofMinutes(5).toNanos() / 1_000;
+        long longestGap = 0;
+        long bannedUntil = 0;
+        long endedAt = -1;
+        int bans = 0;
+        for (int i = 0; i < 12_000; i++) {
+            Decision decision = limiter.check(flooded, "attacker", 1);
+            long now = clock.nowMicros();
+            if (decision.banned()) {
+                assertThat(now).isLessThan(bannedUntil);
+            } else if (observer.bans.size() > bans) {
+                bans = observer.bans.size();
+                assertThat(observer.bans).last().isEqualTo("f:attacker until " + Clock.instant(now + banMicros));
+                if (endedAt >= 0) {
+                    longestGap = Math.max(longestGap, now - endedAt);
+                }
+                bannedUntil = now + banMicros;
+                endedAt = -1;
+            } else if (bannedUntil > 0 && endedAt < 0) {
+                endedAt = now;
+            }
+            clock.advanceMicros(step);
+        }
+        if (endedAt >= 0) {
+            longestGap = Math.max(longestGap, clock.nowMicros() - endedAt);
+        }
+        long gap = longestGap;
+        SoftAssertions.assertSoftly(softly -> {
+            softly.assertThat(gap).as("µs from a ban's end to the next ban").isZero();
+            softly.assertThat(observer.bans).as("bans in 20 minutes, one at the start and one at each end").hasSize(4);
+            softly.assertThat(store.banCounts.get()).as("denials counted in the store: five, then one per ban").isEqualTo(5 + 3);
+            softly.assertThat(store.calls.get()).as("store calls: one grant, five denials and their counts, then two per ban")
+                    .isEqualTo(1 + 5 + 5 + 2 * 3);
+        });
     }
 
     @Test
@@ -189,6 +239,8 @@ class BanTest {
     /** Counts the calls that reach the store; can fail them all, or those that count denials. */
     private static final class CountingStore implements BucketStore {
         final AtomicLong calls = new AtomicLong();
+        /** Calls that count a denial towards a ban. */
+        final AtomicLong banCounts = new AtomicLong();
         private final InMemoryBucketStore inner;
         volatile boolean failing;
         volatile boolean failCounting;
@@ -204,6 +256,9 @@ class BanTest {
         @Override
         public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
             calls.incrementAndGet();
+            if (key.contains(":#ban:")) {
+                banCounts.incrementAndGet();
+            }
             if (failing || (failCounting && key.contains(":#ban:"))) {
                 return CompletableFuture.failedFuture(new IllegalStateException("down"));
             }
