@@ -69,18 +69,24 @@ final class HazelcastBanSharing implements BanSharing {
      * @return the bans of this member, a copy of the cluster's from now on
      */
     static Bans open(HazelcastInstance hazelcast, String mapName, BucketStore counters) {
-        return open(InstanceSource.of(hazelcast), mapName, counters);
+        return open(hazelcast, mapName, counters, Bans.DEFAULT_MAX_ENTRIES);
+    }
+
+    /** @param maxEntries the most bans this member keeps */
+    static Bans open(HazelcastInstance hazelcast, String mapName, BucketStore counters, int maxEntries) {
+        return open(InstanceSource.of(hazelcast), mapName, counters, maxEntries);
     }
 
     /**
-     * @param source where the instance comes from, and is replaced: the copy then follows the new one's map
+     * @param source     where the instance comes from, and is replaced: the copy then follows the new one's map
+     * @param maxEntries the most bans this member keeps
      * @return the bans of this member, a copy of the cluster's from now on
      */
-    static Bans open(InstanceSource source, String mapName, BucketStore counters) {
+    static Bans open(InstanceSource source, String mapName, BucketStore counters, int maxEntries) {
         HazelcastInstance first = source.instance();
         Clock clock = first.getLocalEndpoint() instanceof Member ? MemberClock.of(first) : Clock.SYSTEM;
         Attachment attachment = new Attachment(mapName);
-        Bans copy = new Bans(counters, clock, attachment);
+        Bans copy = new Bans(counters, clock, attachment, maxEntries);
         attachment.copy = copy;
         attachment.attach(first);
         source.onReplaced(attachment::attach);
@@ -96,12 +102,13 @@ final class HazelcastBanSharing implements BanSharing {
     /**
      * Reads the map again into this member's copy, after the writes of bans started here so far: bans the map holds
      * are added or updated, bans it no longer holds are dropped (a lift or an end whose event was missed). A periodic
-     * look ({@code missedEvents} false) reads the whole map only if its size differs from the copy's.
+     * look ({@code missedEvents} false) reads the whole map only if its size differs from the copy's (the map's size
+     * counted up to the most bans the copy keeps).
      */
     void catchUp(Bans copy, boolean missedEvents) {
         writer.execute(() -> {
             try {
-                if (!missedEvents && bans.size() == copy.size()) {
+                if (!missedEvents && Math.min(bans.size(), copy.maxEntries()) == copy.size()) {
                     return;
                 }
                 copy.reconcile(Map.copyOf(bans));

@@ -29,6 +29,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -53,6 +58,8 @@ class HazelcastBansTest {
     private final List<Bans> bans = new ArrayList<>();
     private final List<Limiter> limiters = new ArrayList<>();
     private final List<String> started = new CopyOnWriteArrayList<>();
+    /** Denials the bound kept from counting towards a ban. */
+    private final AtomicLong skipped = new AtomicLong();
     /** burst 1, nothing refilled within a test; 2 denials an hour ban for 10 minutes */
     private final RuleConfig rule = TestRules.read(Map.of("tollgate.rules.r.rate", "1/1h", "tollgate.rules.r.burst", "1",
             "tollgate.rules.r.ban-after", "2/1h", "tollgate.rules.r.ban-for", "10m")).rule("r");
@@ -67,8 +74,13 @@ class HazelcastBansTest {
     }
 
     private Bans open(int member) {
+        return open(member, Bans.DEFAULT_MAX_ENTRIES);
+    }
+
+    /** Opens the bans of {@code member}, keeping at most {@code maxEntries}, with a limiter; both last in their lists. */
+    private Bans open(int member, int maxEntries) {
         CountingStore store = new CountingStore(new HazelcastBucketStore(cluster.member(member), map, true, TIMEOUT));
-        Bans memberBans = HazelcastBanSharing.open(cluster.member(member), map, store);
+        Bans memberBans = HazelcastBanSharing.open(cluster.member(member), map, store, maxEntries);
         stores.add(store);
         bans.add(memberBans);
         limiters.add(new Limiter(store, TIMEOUT, new DecisionObserver() {
@@ -83,6 +95,11 @@ class HazelcastBansTest {
             @Override
             public void banned(RuleConfig rule, String key, Instant until) {
                 started.add(member + ":" + key);
+            }
+
+            @Override
+            public void banSkipped(RuleConfig rule, String key) {
+                skipped.incrementAndGet();
             }
         }, memberBans));
         return memberBans;
@@ -264,6 +281,101 @@ class HazelcastBansTest {
                     () -> bans.stream().allMatch(each -> each.leftMicros(storeKey) == end - cluster.clock().nowMicros()));
         } finally {
             threads.shutdownNow();
+        }
+    }
+
+    /**
+     * Two members that keep at most 3 bans each: a flood of distinct keys, on each in turn, starts 3 bans, and the
+     * map holds those 3; the others' denials are not counted. A lift, then the bans' end, make room again.
+     */
+    @Test
+    void eachMemberKeepsAtMostItsBoundOfBans() throws Exception {
+        List<Bans> bounded = List.of(open(0, 3), open(1, 3));
+        List<Limiter> boundedLimiters = limiters.subList(3, 5);
+        String prefix = "attacker-" + UUID.randomUUID() + "-";
+        for (int i = 0; i < 10; i++) {
+            Limiter limiter = boundedLimiters.get(i % 2);
+            String key = prefix + i;
+            assertThat(limiter.check(rule, key, 1).allowed()).isTrue();
+            assertThat(limiter.check(rule, key, 1).allowed()).isFalse();
+            assertThat(limiter.check(rule, key, 1).allowed()).isFalse();
+            String storeKey = BucketKeys.of("r", key);
+            if (started.stream().anyMatch(ban -> ban.endsWith(":" + key))) {
+                Await.until("both copies of the ban", Duration.ofSeconds(30),
+                        () -> bounded.stream().allMatch(each -> each.leftMicros(storeKey) > 0));
+            }
+        }
+        long held = cluster.member(0).getMap(map + HazelcastBanSharing.SUFFIX).size();
+        SoftAssertions.assertSoftly(softly -> {
+            softly.assertThat(started).as("bans started, of 10 keys that earned one").hasSize(3);
+            softly.assertThat(bounded.get(0).size()).as("member 0's copy").isEqualTo(3);
+            softly.assertThat(bounded.get(1).size()).as("member 1's copy").isEqualTo(3);
+            softly.assertThat(held).as("the map's bans").isEqualTo(3);
+            softly.assertThat(skipped).as("denials of the 7 other keys, none counted").hasValue(7 * 2);
+        });
+
+        String lifted = started.get(0).substring(2);
+        assertThat(bounded.get(1).lift("r", lifted)).isTrue();
+        Await.until("the lift on both copies", Duration.ofSeconds(30),
+                () -> bounded.stream().allMatch(each -> each.size() == 2));
+        String next = prefix + "after-lift";
+        assertThat(boundedLimiters.get(0).check(rule, next, 1).allowed()).isTrue();
+        boundedLimiters.get(0).check(rule, next, 1);
+        boundedLimiters.get(0).check(rule, next, 1);
+        assertThat(started).as("a lift made room").hasSize(4);
+        Await.until("both copies of the new ban", Duration.ofSeconds(30),
+                () -> bounded.stream().allMatch(each -> each.leftMicros(BucketKeys.of("r", next)) > 0));
+
+        cluster.clock().advance(Duration.ofMinutes(10));
+        String late = prefix + "after-the-end";
+        assertThat(boundedLimiters.get(1).check(rule, late, 1).allowed()).isTrue();
+        boundedLimiters.get(1).check(rule, late, 1);
+        boundedLimiters.get(1).check(rule, late, 1);
+        assertThat(started).as("ended bans made room").hasSize(5);
+        Await.until("both copies of the new ban", Duration.ofSeconds(30),
+                () -> bounded.stream().allMatch(each -> each.leftMicros(BucketKeys.of("r", late)) > 0));
+    }
+
+    /** A member that keeps at most 2 bans leaves out the others' bans beyond them, and says so at WARNING. */
+    @Test
+    void bansOfOtherMembersBeyondTheBoundAreLeftOut() throws Exception {
+        List<LogRecord> warnings = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel() == Level.WARNING) {
+                    warnings.add(record);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger log = Logger.getLogger(Bans.class.getName());
+        log.addHandler(handler);
+        try {
+            Bans small = open(0, 2);
+            List<String> storeKeys = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                String key = "client-" + UUID.randomUUID();
+                storeKeys.add(BucketKeys.of("r", key));
+                limiters.get(1).check(rule, key, 1);
+                limiters.get(1).check(rule, key, 1);
+                limiters.get(1).check(rule, key, 1);
+            }
+            assertThat(started).as("bans started on member 1").hasSize(4);
+            Await.until("member 0's unbounded copy of the 4 bans", Duration.ofSeconds(30),
+                    () -> storeKeys.stream().allMatch(storeKey -> bans.get(0).leftMicros(storeKey) > 0));
+            Await.until("the WARNING", Duration.ofSeconds(30), () -> !warnings.isEmpty());
+            assertThat(small.size()).as("the bounded copy").isEqualTo(2);
+            assertThat(warnings.get(0).getMessage()).contains("tollgate.bans.max-entries=2", "rule(s) 'r'", "left out");
+        } finally {
+            log.removeHandler(handler);
         }
     }
 

@@ -24,6 +24,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
@@ -53,6 +57,10 @@ class BanTest {
 
     /** Spends the burst, then denies {@code denials} times. */
     private void deny(String key, int denials) {
+        deny(limiter, key, denials);
+    }
+
+    private void deny(Limiter limiter, String key, int denials) {
         while (limiter.check(rule, key, 1).allowed()) {
             // spend the burst
         }
@@ -158,6 +166,62 @@ class BanTest {
         assertThat(limiter.bans().lift("r", "nobody")).isFalse();
     }
 
+    /**
+     * A member keeps at most {@code tollgate.bans.max-entries} bans: beyond, a key's denials count towards no ban and
+     * start none (its bucket alone limits it), which a WARNING says; a lifted or ended ban makes room.
+     */
+    @Test
+    void aMemberKeepsAtMostItsBoundOfBans() {
+        Limiter bounded = new Limiter(store, Duration.ofSeconds(10), observer,
+                new Bans(store, clock, BanSharing.local(store.inner()::reset), 3));
+        List<LogRecord> warnings = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel() == Level.WARNING) {
+                    warnings.add(record);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger log = Logger.getLogger(Bans.class.getName());
+        log.addHandler(handler);
+        try {
+            for (int i = 0; i < 10; i++) {
+                deny(bounded, "attacker-" + i, 3);
+                bounded.check(rule, "attacker-" + i, 1);
+            }
+            long counts = store.banCounts.get();
+            SoftAssertions.assertSoftly(softly -> {
+                softly.assertThat(bounded.bans().list("r")).as("bans of 10 keys that earned one").hasSize(3);
+                softly.assertThat(observer.bans).as("bans started").hasSize(3);
+                softly.assertThat(observer.skipped).as("denials of the 7 other keys, none counted").hasValue(7 * 4);
+                softly.assertThat(counts).as("denials counted in the store").isEqualTo(3 * 3);
+                softly.assertThat(warnings).as("the WARNING").isNotEmpty();
+            });
+            assertThat(warnings.get(0).getMessage()).contains("tollgate.bans.max-entries=3", "rule(s) 'r'");
+
+            assertThat(bounded.bans().lift("r", "attacker-0")).isTrue();
+            deny(bounded, "attacker-3", 3);
+            assertThat(bounded.bans().until("r", "attacker-3")).as("a lift made room").isPresent();
+            assertThat(bounded.bans().list("r")).hasSize(3);
+
+            clock.advance(Duration.ofMinutes(5));
+            deny(bounded, "attacker-4", 3);
+            assertThat(bounded.bans().until("r", "attacker-4")).as("ended bans made room").isPresent();
+            assertThat(bounded.bans().size()).as("the ended ones are dropped").isEqualTo(1);
+        } finally {
+            log.removeHandler(handler);
+        }
+    }
+
     /** The other side of a split lifted one ban and started another; this member missed both events. */
     @Test
     void aCatchUpMakesTheCopyWhatTheStoreHolds() {
@@ -218,9 +282,15 @@ class BanTest {
         assertThat(observer.bans).hasSize(1);
     }
 
-    /** Records the bans started. */
+    /** Records the bans started, and counts the denials the bound kept from counting. */
     private static final class BanRecorder implements DecisionObserver {
         final List<String> bans = new CopyOnWriteArrayList<>();
+        final AtomicLong skipped = new AtomicLong();
+
+        @Override
+        public void banSkipped(RuleConfig rule, String key) {
+            skipped.incrementAndGet();
+        }
 
         @Override
         public void decided(RuleConfig rule, String key, Decision decision, long nanos) {
