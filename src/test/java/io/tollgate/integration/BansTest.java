@@ -19,6 +19,7 @@ import jakarta.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -101,6 +102,28 @@ class BansTest {
             cluster.clock().advance(Duration.ofMinutes(10));
             assertThat(app.get("search?q=z", "X-Client", client).statusCode()).as("the ban is over; the bucket denies")
                     .isEqualTo(429);
+        }
+    }
+
+    /** With tollgate.bans.max-entries=1, a second client that earns a ban gets none: its bucket alone limits it. */
+    @Test
+    void anInstanceKeepingOneBanLimitsTheSecondBannedClientByItsBucketAlone() throws Exception {
+        String first = "client-" + UUID.randomUUID();
+        String second = "client-" + UUID.randomUUID();
+        try (TestApp app = app("403").property("tollgate.bans.max-entries", "1").start()) {
+            for (String client : List.of(first, second)) {
+                assertThat(app.get("search?q=1", "X-Client", client).statusCode()).isEqualTo(200);
+                assertThat(app.get("search?q=2", "X-Client", client).statusCode()).isEqualTo(200);
+                for (int i = 0; i < 3; i++) {
+                    assertThat(app.get("search?q=x", "X-Client", client).statusCode()).isEqualTo(429);
+                }
+            }
+            assertThat(app.bean(RecordedBans.class).bans()).singleElement()
+                    .satisfies(ban -> assertThat(ban.keyHash()).isEqualTo(BucketKeys.hash(first)));
+            assertThat(app.get("search?q=y", "X-Client", first).statusCode()).as("banned").isEqualTo(403);
+            HttpResponse<String> limited = app.get("search?q=y", "X-Client", second);
+            assertThat(limited.statusCode()).as("denied by its bucket").isEqualTo(429);
+            assertThat(json(limited).getString("type")).isNotEqualTo("urn:tollgate:problem:banned");
         }
     }
 

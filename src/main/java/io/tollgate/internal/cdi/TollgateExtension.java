@@ -380,7 +380,8 @@ public class TollgateExtension implements Extension {
      */
     private static Bans bans(TollgateConfig config, BatchingBucketStore decider, HazelcastBackend backend) {
         boolean any = config.rules().values().stream().anyMatch(rule -> rule.ban() != null);
-        return backend == null || !any ? Bans.local(decider) : backend.bans(decider);
+        return backend == null || !any ? Bans.local(decider, config.bansMaxEntries())
+                : backend.bans(decider, config.bansMaxEntries());
     }
 
     private static String describe(Throwable e) {

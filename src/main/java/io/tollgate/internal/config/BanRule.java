@@ -6,8 +6,8 @@ import java.time.Duration;
 
 /**
  * A rule's temporary ban ({@code ban-after}, {@code ban-for}, {@code ban-status}): the enforced denials of one key
- * are counted in a token bucket of n per period with a burst of n; the denial that takes its last token starts a
- * ban, answered with {@link #status()} until it ends. Immutable.
+ * are counted in a token bucket of n per period with a burst of n; a denial that takes its last token, or finds none,
+ * starts a ban, answered with {@link #status()} until it ends. Immutable.
  */
 public final class BanRule {
 

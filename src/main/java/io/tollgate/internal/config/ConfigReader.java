@@ -68,7 +68,8 @@ public final class ConfigReader {
                 read(GlobalProperties.NEAR_LIMIT),
                 admin(),
                 read(GlobalProperties.CONFIG_REFRESH),
-                read(GlobalProperties.TOP_DENIED));
+                read(GlobalProperties.TOP_DENIED),
+                read(GlobalProperties.BANS_MAX_ENTRIES));
         ConfigChecks.clusterOnAStoreOfOneMember(config.cluster(), config.storeType(), problems);
         problems.throwIfAny();
         return config;

@@ -3,6 +3,7 @@ package io.tollgate.internal.config;
 import io.tollgate.internal.request.IncomingRequest;
 import io.tollgate.internal.request.TrustedGateways;
 import io.tollgate.internal.request.TrustedProxies;
+import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.StoreStack;
 import java.time.Duration;
 import java.util.List;
@@ -30,6 +31,8 @@ public final class GlobalProperties {
     static final Property<Integer> DENIAL_CACHE_MAX_ENTRIES = Property.of("tollgate.denial-cache.max-entries",
             String.valueOf(StoreStack.DEFAULT.denialCacheEntries()),
             Parsers.integer(1, Integer.MAX_VALUE));
+    static final Property<Integer> BANS_MAX_ENTRIES = Property.of("tollgate.bans.max-entries",
+            String.valueOf(Bans.DEFAULT_MAX_ENTRIES), Parsers.integer(1, Integer.MAX_VALUE));
     /** Read by the CDI extension before the rest, to decide whether the metrics exist. */
     public static final Property<Boolean> METRICS = Property.of("tollgate.metrics", "true", Parsers.bool());
     /** Read by the CDI extension before the rest, to decide whether the OpenTelemetry instruments exist. */
@@ -74,8 +77,8 @@ public final class GlobalProperties {
 
     /** Every one, in order. */
     public static final List<Property<?>> ALL = List.of(HEADERS, JITTER, TRUSTED_PROXIES, FORWARDED_HEADER, TRUSTED_GATEWAYS,
-            IPV6_PREFIX, STORE, STORE_TIMEOUT, MEMORY_MAX_ENTRIES, DENIAL_CACHE, DENIAL_CACHE_MAX_ENTRIES, METRICS, TELEMETRY, NEAR_LIMIT,
-            TOP_DENIED, HEALTH, CONFIG_REFRESH,
+            IPV6_PREFIX, STORE, STORE_TIMEOUT, MEMORY_MAX_ENTRIES, DENIAL_CACHE, DENIAL_CACHE_MAX_ENTRIES, BANS_MAX_ENTRIES, METRICS,
+            TELEMETRY, NEAR_LIMIT, TOP_DENIED, HEALTH, CONFIG_REFRESH,
             HAZELCAST_MAP, HAZELCAST_MAX_ENTRIES, HAZELCAST_BACKUPS, HAZELCAST_JNDI, CLIENT_ADDRESSES, CLIENT_CONFIG, CLUSTER_NAME,
             MEMBER_CONFIG, INTERFACE, PORT, MEMBERS, KUBERNETES_SERVICE_DNS, SERIALIZATION, COALESCING, MIN_MEMBERS, QUORUM,
             ADMIN_ENABLED, ADMIN_ROLE);

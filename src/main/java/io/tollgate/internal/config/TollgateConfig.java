@@ -34,12 +34,13 @@ public final class TollgateConfig {
     private final AdminSettings admin;
     private final Duration configRefresh;
     private final int topDenied;
+    private final int bansMaxEntries;
 
     TollgateConfig(Map<String, RuleConfig> rules, HeaderStyle headerStyle, double retryAfterJitter,
             TrustedProxies trustedProxies, TrustedGateways trustedGateways, int ipv6Prefix, StoreType storeType, Duration storeTimeout,
             int memoryMaxEntries, HazelcastSettings hazelcast, ClusterSettings cluster, boolean denialCache, int denialCacheMaxEntries,
             boolean metrics, boolean health, boolean telemetry, double nearLimit, AdminSettings admin, Duration configRefresh,
-            int topDenied) {
+            int topDenied, int bansMaxEntries) {
         this.rules = Collections.unmodifiableMap(rules);
         List<RuleConfig> withPaths = new ArrayList<>();
         for (RuleConfig rule : rules.values()) {
@@ -67,6 +68,7 @@ public final class TollgateConfig {
         this.admin = admin;
         this.configRefresh = configRefresh;
         this.topDenied = topDenied;
+        this.bansMaxEntries = bansMaxEntries;
     }
 
     /** @return how many members the store's cluster should have, and its quorum */
@@ -100,6 +102,11 @@ public final class TollgateConfig {
     /** @return the keys followed per rule for its most denied ({@code tollgate.top-denied}); 0 follows none */
     public int topDenied() {
         return topDenied;
+    }
+
+    /** @return the most bans each member keeps ({@code tollgate.bans.max-entries}) */
+    public int bansMaxEntries() {
+        return bansMaxEntries;
     }
 
     /** @return whether the store's readiness is reported to MicroProfile Health, where the server offers it */

@@ -109,11 +109,12 @@ public final class HazelcastBackend implements InstanceSource, AutoCloseable {
     }
 
     /**
-     * @param counters the store that counts denials: the one that decides, without reserves or remembered denials
+     * @param counters   the store that counts denials: the one that decides, without reserves or remembered denials
+     * @param maxEntries the most bans this member keeps ({@code tollgate.bans.max-entries})
      * @return the bans of the cluster, a copy of which this member keeps; closed before the store
      */
-    public Bans bans(BucketStore counters) {
-        return HazelcastBanSharing.open(this, mapName, counters);
+    public Bans bans(BucketStore counters, int maxEntries) {
+        return HazelcastBanSharing.open(this, mapName, counters, maxEntries);
     }
 
     @Override

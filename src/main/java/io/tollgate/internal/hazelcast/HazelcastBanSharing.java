@@ -17,9 +17,13 @@ import io.tollgate.internal.store.BanSharing;
 import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BucketStore;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -28,13 +32,16 @@ import java.util.logging.Logger;
  * Bans shared through an IMap of their own ({@code <bucket map>-bans}): the store key to the ban's end (µs since
  * the epoch, a {@code Long}, which every member reads without Tollgate's classes), with a time-to-live of the ban's
  * length. Every member and client keeps a copy, filled at start from the map and kept by an entry listener (added,
- * updated, removed, expired, evicted, cleared), and answers bans from that copy alone.
+ * updated, removed, expired, evicted, cleared), and answers bans from that copy alone. A ban is written only where
+ * the map holds no current one ({@code putIfAbsent}), so that one member's ban is every member's.
  */
 final class HazelcastBanSharing implements BanSharing {
 
     private static final Logger LOG = Logger.getLogger(HazelcastBanSharing.class.getName());
     /** Appended to the bucket map's name for the map of bans. */
     static final String SUFFIX = "-bans";
+    /** Writes of a ban over entries that are no current ban, before it is written whatever the map holds. */
+    private static final int CLAIM_ATTEMPTS = 3;
 
     private final IMap<String, Object> bans;
     private final IMap<String, Object> buckets;
@@ -62,18 +69,24 @@ final class HazelcastBanSharing implements BanSharing {
      * @return the bans of this member, a copy of the cluster's from now on
      */
     static Bans open(HazelcastInstance hazelcast, String mapName, BucketStore counters) {
-        return open(InstanceSource.of(hazelcast), mapName, counters);
+        return open(hazelcast, mapName, counters, Bans.DEFAULT_MAX_ENTRIES);
+    }
+
+    /** @param maxEntries the most bans this member keeps */
+    static Bans open(HazelcastInstance hazelcast, String mapName, BucketStore counters, int maxEntries) {
+        return open(InstanceSource.of(hazelcast), mapName, counters, maxEntries);
     }
 
     /**
-     * @param source where the instance comes from, and is replaced: the copy then follows the new one's map
+     * @param source     where the instance comes from, and is replaced: the copy then follows the new one's map
+     * @param maxEntries the most bans this member keeps
      * @return the bans of this member, a copy of the cluster's from now on
      */
-    static Bans open(InstanceSource source, String mapName, BucketStore counters) {
+    static Bans open(InstanceSource source, String mapName, BucketStore counters, int maxEntries) {
         HazelcastInstance first = source.instance();
         Clock clock = first.getLocalEndpoint() instanceof Member ? MemberClock.of(first) : Clock.SYSTEM;
         Attachment attachment = new Attachment(mapName);
-        Bans copy = new Bans(counters, clock, attachment);
+        Bans copy = new Bans(counters, clock, attachment, maxEntries);
         attachment.copy = copy;
         attachment.attach(first);
         source.onReplaced(attachment::attach);
@@ -89,12 +102,13 @@ final class HazelcastBanSharing implements BanSharing {
     /**
      * Reads the map again into this member's copy, after the writes of bans started here so far: bans the map holds
      * are added or updated, bans it no longer holds are dropped (a lift or an end whose event was missed). A periodic
-     * look ({@code missedEvents} false) reads the whole map only if its size differs from the copy's.
+     * look ({@code missedEvents} false) reads the whole map only if its size differs from the copy's (the map's size
+     * counted up to the most bans the copy keeps).
      */
     void catchUp(Bans copy, boolean missedEvents) {
         writer.execute(() -> {
             try {
-                if (!missedEvents && bans.size() == copy.size()) {
+                if (!missedEvents && Math.min(bans.size(), copy.maxEntries()) == copy.size()) {
                     return;
                 }
                 copy.reconcile(Map.copyOf(bans));
@@ -105,15 +119,42 @@ final class HazelcastBanSharing implements BanSharing {
     }
 
     @Override
-    public void started(String storeKey, long untilMicros, long durationMicros) {
+    public CompletionStage<OptionalLong> start(String storeKey, long untilMicros, long durationMicros, long nowMicros) {
         long ttlMillis = Math.max(1, Math.floorDiv(durationMicros + 999, 1_000));
-        writer.execute(() -> {
-            try {
-                bans.set(storeKey, untilMicros, ttlMillis, TimeUnit.MILLISECONDS);
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "A ban could not be shared with the cluster; it holds on this member only", e);
+        CompletableFuture<OptionalLong> decided = new CompletableFuture<>();
+        try {
+            writer.execute(() -> decided.complete(claim(storeKey, untilMicros, ttlMillis, nowMicros)));
+        } catch (RejectedExecutionException e) {
+            return MINE; // closing
+        }
+        return decided;
+    }
+
+    /**
+     * Writes the ban unless the map holds a current one, atomically: of several members that start a ban of one key
+     * at once, the first write is kept. An entry that is no current ban (one over by the members' clocks, whose entry
+     * lives on until it expires in real time; or a value Tollgate did not write) is removed, if it is still there, and
+     * the write tried again.
+     *
+     * @return empty if this member's ban was written (or could not be: then it holds here only), else the current one
+     */
+    private OptionalLong claim(String storeKey, long untilMicros, long ttlMillis, long nowMicros) {
+        try {
+            for (int attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+                Object held = bans.putIfAbsent(storeKey, untilMicros, ttlMillis, TimeUnit.MILLISECONDS);
+                if (held == null) {
+                    return OptionalLong.empty();
+                }
+                if (Bans.isCurrent(held, nowMicros)) {
+                    return OptionalLong.of((Long) held);
+                }
+                bans.remove(storeKey, held);
             }
-        });
+            bans.set(storeKey, untilMicros, ttlMillis, TimeUnit.MILLISECONDS); // something keeps writing there: this ban wins
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "A ban could not be shared with the cluster; it holds on this member only", e);
+        }
+        return OptionalLong.empty();
     }
 
     @Override
@@ -178,7 +219,8 @@ final class HazelcastBanSharing implements BanSharing {
         }
 
         @Override
-        public void started(String storeKey, long untilMicros, long durationMicros) {
+        public CompletionStage<OptionalLong> start(String storeKey, long untilMicros, long durationMicros, long nowMicros) {
+            return MINE;
         }
 
         @Override

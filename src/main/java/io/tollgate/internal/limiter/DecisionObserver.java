@@ -48,6 +48,14 @@ public interface DecisionObserver {
     }
 
     /**
+     * A denial of {@code rule} for {@code key} was not counted towards a ban, nor started one, because this member held
+     * as many bans as it keeps ({@code tollgate.bans.max-entries}). Told after that denial's {@link #decided}. The
+     * default does nothing.
+     */
+    default void banSkipped(RuleConfig rule, String key) {
+    }
+
+    /**
      * Tokens were given back to {@code rule}'s bucket for {@code key} ({@code charge-on}, {@code refund-on}, or the
      * application's own refund), or the store did not take them ({@code failed}: they stay charged). The default
      * observes nothing.
@@ -84,6 +92,12 @@ public interface DecisionObserver {
             public void banned(RuleConfig rule, String key, Instant until) {
                 first.banned(rule, key, until);
                 second.banned(rule, key, until);
+            }
+
+            @Override
+            public void banSkipped(RuleConfig rule, String key) {
+                first.banSkipped(rule, key);
+                second.banSkipped(rule, key);
             }
 
             @Override

@@ -148,9 +148,7 @@ public final class Limiter {
         CompletableFuture<Long> ban = countsTowardBan(enforcedBan, decision) ? count(enforcedBan, storeKey) : null;
         long until = ban == null ? 0 : awaitCount(ban, rule, key);
         observer.decided(rule, key, decision, System.nanoTime() - start);
-        if (until > 0) {
-            started(rule, key, until);
-        }
+        counted(rule, key, until);
         return decision;
     }
 
@@ -204,7 +202,10 @@ public final class Limiter {
         return enforcedBan != null && !decision.allowed() && !decision.storeUnavailable();
     }
 
-    /** @return the end of the ban the denial started (µs since the epoch), 0 for none; completes exceptionally if not counted */
+    /**
+     * @return the end of the ban the denial started (µs since the epoch), 0 for none, {@link Bans#OVER_BOUND} if this
+     *         member holds as many bans as it keeps; completes exceptionally if not counted
+     */
     private CompletableFuture<Long> count(BanRule ban, String storeKey) {
         try {
             return bans.denied(storeKey, ban.counter(), ban.durationMicros()).toCompletableFuture();
@@ -235,10 +236,19 @@ public final class Limiter {
         ban.whenComplete((until, failure) -> {
             if (failure != null) {
                 notCounted(rule, failure);
-            } else if (until > 0) {
-                started(rule, key, until);
+            } else {
+                counted(rule, key, until);
             }
         });
+    }
+
+    /** @param until what counting a denial gave: the end of the ban it started, 0, or {@link Bans#OVER_BOUND} */
+    private void counted(RuleConfig rule, String key, long until) {
+        if (until > 0) {
+            started(rule, key, until);
+        } else if (until == Bans.OVER_BOUND) {
+            observer.banSkipped(rule, key);
+        }
     }
 
     private void started(RuleConfig rule, String key, long untilMicros) {

@@ -22,7 +22,8 @@ import org.eclipse.microprofile.metrics.Timer;
  * {@code tollgate.decisions} by {@code outcome} (allowed, denied, shadow-denied, and banned for a rule with a ban),
  * {@code tollgate.store.failures} by {@code cause} (timeout, error), {@code tollgate.near.limit} (allowed
  * decisions that left the bucket below {@code tollgate.near-limit}), {@code tollgate.bans} (bans started on this
- * member, for a rule with a ban), {@code tollgate.refunds} by {@code result} (refunded, failed) and the timer
+ * member, for a rule with a ban) and {@code tollgate.bans.skipped} (denials that started none, this member holding
+ * {@code tollgate.bans.max-entries} bans), {@code tollgate.refunds} by {@code result} (refunded, failed) and the timer
  * {@code tollgate.decision.time}; and the gauge {@code tollgate.cluster.members}, untagged. Every metric exists from
  * deployment on, so a rule that never denied shows 0.
  * Only loaded where the server offers MicroProfile Metrics.
@@ -39,6 +40,9 @@ public final class MicroProfileMetrics implements DecisionObserver {
             .build();
     static final Metadata BANS = Metadata.builder().withName("tollgate.bans")
             .withDescription("Bans started by this member after repeated denials, by rule").build();
+    static final Metadata BANS_SKIPPED = Metadata.builder().withName("tollgate.bans.skipped")
+            .withDescription("Denials counted towards no ban, and starting none, because this member held "
+                    + "tollgate.bans.max-entries bans, by rule").build();
     static final Metadata REFUNDS = Metadata.builder().withName("tollgate.refunds")
             .withDescription("Requests whose tokens were given back by their outcome (charge-on, refund-on) or the application, "
                     + "by rule and result (refunded, failed: the store did not take them, they stay charged)").build();
@@ -102,6 +106,14 @@ public final class MicroProfileMetrics implements DecisionObserver {
     }
 
     @Override
+    public void banSkipped(RuleConfig rule, String key) {
+        RuleMetrics metrics = rules.get(rule.name());
+        if (metrics != null && metrics.bansSkipped != null) {
+            metrics.bansSkipped.inc();
+        }
+    }
+
+    @Override
     public void refunded(RuleConfig rule, String key, long tokens, boolean failed) {
         RuleMetrics metrics = rules.get(rule.name());
         if (metrics != null) {
@@ -116,9 +128,10 @@ public final class MicroProfileMetrics implements DecisionObserver {
         final Counter timeouts;
         final Counter errors;
         final Counter nearLimit;
-        /** For a rule with a ban: requests its bans refused, and bans started; else {@code null}. */
+        /** For a rule with a ban: requests its bans refused, bans started, denials that started none; else {@code null}. */
         final Counter banned;
         final Counter bans;
+        final Counter bansSkipped;
         final Counter refunded;
         final Counter refundsFailed;
         final Timer time;
@@ -132,6 +145,7 @@ public final class MicroProfileMetrics implements DecisionObserver {
             nearLimit = registry.counter(NEAR_LIMIT, rule);
             banned = bans ? registry.counter(DECISIONS, rule, new Tag("outcome", "banned")) : null;
             this.bans = bans ? registry.counter(BANS, rule) : null;
+            bansSkipped = bans ? registry.counter(BANS_SKIPPED, rule) : null;
             refunded = registry.counter(REFUNDS, rule, new Tag("result", "refunded"));
             refundsFailed = registry.counter(REFUNDS, rule, new Tag("result", "failed"));
             time = registry.timer(DECISION_TIME, rule);

@@ -22,7 +22,8 @@ import java.util.Map;
  * Tollgate's instruments in an OpenTelemetry {@link Meter}, each with the attribute {@code tollgate.rule}: the counters
  * {@code tollgate.decisions} by {@code tollgate.outcome} (allowed, denied, shadow-denied, and banned for a rule with a
  * ban), {@code tollgate.store.failures} by {@code error.type} (timeout, error), {@code tollgate.near_limit} and, for a
- * rule with a ban, {@code tollgate.bans} (bans started on this member), and the histogram
+ * rule with a ban, {@code tollgate.bans} (bans started on this member) and {@code tollgate.bans.skipped} (denials that
+ * started none, this member holding {@code tollgate.bans.max-entries} bans), and the histogram
  * {@code tollgate.decision.duration} in seconds. Every attribute set is made at deployment, and every counter of every
  * rule starts at 0 then, so a request builds nothing and a rule that never denied shows 0.
  */
@@ -39,6 +40,7 @@ final class TelemetryMetrics implements DecisionObserver {
     private final LongCounter storeFailures;
     private final LongCounter nearLimitCount;
     private final LongCounter bans;
+    private final LongCounter bansSkipped;
     private final DoubleHistogram duration;
     private final ObservableLongGauge members;
     private final NearLimit nearLimit;
@@ -59,6 +61,9 @@ final class TelemetryMetrics implements DecisionObserver {
                 .build();
         bans = meter.counterBuilder("tollgate.bans").setUnit("{ban}")
                 .setDescription("Bans started by this member after repeated denials, by rule").build();
+        bansSkipped = meter.counterBuilder("tollgate.bans.skipped").setUnit("{denial}")
+                .setDescription("Denials counted towards no ban, and starting none, because this member held "
+                        + "tollgate.bans.max-entries bans, by rule").build();
         duration = withBuckets(meter.histogramBuilder("tollgate.decision.duration").setUnit("s")
                 .setDescription("How long rate-limit decisions took their callers, by rule")).build();
         for (RuleConfig rule : rules) {
@@ -71,6 +76,7 @@ final class TelemetryMetrics implements DecisionObserver {
             }
             if (rule.ban() != null) {
                 bans.add(0, attributes.rule);
+                bansSkipped.add(0, attributes.rule);
             }
             storeFailures.add(0, attributes.timeout);
             storeFailures.add(0, attributes.error);
@@ -120,12 +126,20 @@ final class TelemetryMetrics implements DecisionObserver {
         }
     }
 
-    /** The attribute sets of one rule. */
+    @Override
+    public void banSkipped(RuleConfig rule, String key) {
+        RuleAttributes attributes = rules.get(rule.name());
+        if (attributes != null) {
+            bansSkipped.add(1, attributes.rule);
+        }
+    }
+
     @Override
     public void close() {
         members.close();
     }
 
+    /** The attribute sets of one rule. */
     private static final class RuleAttributes {
         final Attributes rule;
         /** By {@link Outcome#ordinal()}: allowed, denied, shadow-denied, banned. */

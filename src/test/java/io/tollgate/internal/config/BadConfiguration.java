@@ -112,6 +112,7 @@ public final class BadConfiguration {
         add(cases, "tollgate.memory.max-entries", none, "0", "3000000000", "lots");
         add(cases, "tollgate.denial-cache", none, "maybe", "yes", "1");
         add(cases, "tollgate.denial-cache.max-entries", none, "0", "-5", "many");
+        add(cases, "tollgate.bans.max-entries", none, "0", "-1", "3000000000", "many");
         add(cases, "tollgate.metrics", none, "on", "yes", "1");
         add(cases, "tollgate.telemetry", none, "on", "no");
         add(cases, "tollgate.near-limit", none, "10%", "1.5", "-0.1", "NaN");

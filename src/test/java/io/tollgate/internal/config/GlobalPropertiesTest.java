@@ -156,6 +156,12 @@ class GlobalPropertiesTest {
     }
 
     @Test
+    void eachMemberKeepsAHundredThousandBansUnlessSetOtherwise() {
+        assertThat(read().bansMaxEntries()).isEqualTo(100_000);
+        assertThat(read("tollgate.bans.max-entries", " 3 ").bansMaxEntries()).isEqualTo(3);
+    }
+
+    @Test
     void theAdminResourceIsOffUnlessSwitchedOnAndThenNeedsARole() {
         assertThat(read().admin()).isEqualTo(new AdminSettings(false, java.util.Optional.empty()));
         assertThat(read("tollgate.admin.role", "ops").admin().enabled()).isFalse();
@@ -173,7 +179,8 @@ class GlobalPropertiesTest {
         String known = "unknown property; known ones are tollgate.rules.<name>.<attribute> and tollgate.headers, "
                 + "tollgate.retry-after.jitter, tollgate.trusted-proxies, tollgate.trusted-proxies.header, tollgate.limits-from.trusted-gateways, "
                 + "tollgate.key.ipv6-prefix, tollgate.store, tollgate.store.timeout, "
-                + "tollgate.memory.max-entries, tollgate.denial-cache, tollgate.denial-cache.max-entries, tollgate.metrics, tollgate.telemetry, "
+                + "tollgate.memory.max-entries, tollgate.denial-cache, tollgate.denial-cache.max-entries, "
+                + "tollgate.bans.max-entries, tollgate.metrics, tollgate.telemetry, "
                 + "tollgate.near-limit, tollgate.top-denied, tollgate.health, tollgate.config.refresh, "
                 + "tollgate.hazelcast.map, tollgate.hazelcast.max-entries-per-member, "
                 + "tollgate.hazelcast.backup-count, tollgate.hazelcast.jndi-name, tollgate.hazelcast.client.addresses, "
@@ -293,6 +300,9 @@ class GlobalPropertiesTest {
         "tollgate.memory.max-entries                | 0           | must be between 1 and 2147483647",
         "tollgate.memory.max-entries                | 3000000000  | must be between 1 and 2147483647",
         "tollgate.memory.max-entries                | lots        | not a whole number",
+        "tollgate.bans.max-entries                  | 0           | must be between 1 and 2147483647",
+        "tollgate.bans.max-entries                  | -1          | must be between 1 and 2147483647",
+        "tollgate.bans.max-entries                  | many        | not a whole number",
         "tollgate.hazelcast.backup-count            | 0           | must be between 1 and 6",
         "tollgate.hazelcast.backup-count            | 7           | must be between 1 and 6",
         "tollgate.hazelcast.backup-count            | one         | not a whole number",

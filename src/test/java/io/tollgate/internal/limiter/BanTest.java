@@ -6,6 +6,7 @@ import io.tollgate.Decision;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.core.BucketKeys;
+import io.tollgate.internal.core.Clock;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.store.BanSharing;
@@ -23,6 +24,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,18 +42,25 @@ class BanTest {
     private final TestClock clock = new TestClock(START.getEpochSecond() * 1_000_000);
     private final CountingStore store = new CountingStore(new InMemoryBucketStore(clock, 1_000));
     private final BanRecorder observer = new BanRecorder();
-    /** burst 2, nothing refilled within a test; 3 denials within 10 minutes ban for 5 minutes */
-    private final TollgateConfig config = TestRules.read(Map.of(
-            "tollgate.rules.r.rate", "1/1h", "tollgate.rules.r.burst", "2",
-            "tollgate.rules.r.ban-after", "3/10m", "tollgate.rules.r.ban-for", "5m",
-            "tollgate.rules.s.rate", "1/1h", "tollgate.rules.s.burst", "2", "tollgate.rules.s.mode", "shadow",
-            "tollgate.rules.s.ban-after", "3/10m", "tollgate.rules.s.ban-for", "5m"));
+    /** r: burst 2, nothing refilled within a test, 3 denials within 10 minutes ban for 5 minutes; s: r in shadow mode; f: a flood's */
+    private final TollgateConfig config = TestRules.read(Map.ofEntries(
+            Map.entry("tollgate.rules.r.rate", "1/1h"), Map.entry("tollgate.rules.r.burst", "2"),
+            Map.entry("tollgate.rules.r.ban-after", "3/10m"), Map.entry("tollgate.rules.r.ban-for", "5m"),
+            Map.entry("tollgate.rules.s.rate", "1/1h"), Map.entry("tollgate.rules.s.burst", "2"),
+            Map.entry("tollgate.rules.s.mode", "shadow"), Map.entry("tollgate.rules.s.ban-after", "3/10m"),
+            Map.entry("tollgate.rules.s.ban-for", "5m"), Map.entry("tollgate.rules.f.rate", "1/1h"),
+            Map.entry("tollgate.rules.f.burst", "1"), Map.entry("tollgate.rules.f.ban-after", "5/1h"),
+            Map.entry("tollgate.rules.f.ban-for", "5m")));
     private final RuleConfig rule = config.rule("r");
     private final Limiter limiter = new Limiter(store, Duration.ofSeconds(10), observer,
             new Bans(store, clock, BanSharing.local(store.inner()::reset)));
 
     /** Spends the burst, then denies {@code denials} times. */
     private void deny(String key, int denials) {
+        deny(limiter, key, denials);
+    }
+
+    private void deny(Limiter limiter, String key, int denials) {
         while (limiter.check(rule, key, 1).allowed()) {
             // spend the burst
         }
@@ -94,6 +107,51 @@ class BanTest {
         assertThat(limiter.bans().until("r", "a")).contains(START.plus(Duration.ofMinutes(10)));
     }
 
+    /**
+     * A flood of 10 requests a second on one key for 20 minutes, with ban-after=5/1h and ban-for=5m: at each ban's end
+     * the count has refilled less than one denial, so the first denial after the end bans again, and the flood costs
+     * the store a few calls per ban, not one per request.
+     */
+    @Test
+    void aFloodIsBannedAgainAtItsFirstDenialAfterEachBanAndCostsTheStoreAFewCallsPerBan() {
+        RuleConfig flooded = config.rule("f");
+        long step = 100_000;
+        long banMicros = Duration.ofMinutes(5).toNanos() / 1_000;
+        long longestGap = 0;
+        long bannedUntil = 0;
+        long endedAt = -1;
+        int bans = 0;
+        for (int i = 0; i < 12_000; i++) {
+            Decision decision = limiter.check(flooded, "attacker", 1);
+            long now = clock.nowMicros();
+            if (decision.banned()) {
+                assertThat(now).isLessThan(bannedUntil);
+            } else if (observer.bans.size() > bans) {
+                bans = observer.bans.size();
+                assertThat(observer.bans).last().isEqualTo("f:attacker until " + Clock.instant(now + banMicros));
+                if (endedAt >= 0) {
+                    longestGap = Math.max(longestGap, now - endedAt);
+                }
+                bannedUntil = now + banMicros;
+                endedAt = -1;
+            } else if (bannedUntil > 0 && endedAt < 0) {
+                endedAt = now;
+            }
+            clock.advanceMicros(step);
+        }
+        if (endedAt >= 0) {
+            longestGap = Math.max(longestGap, clock.nowMicros() - endedAt);
+        }
+        long gap = longestGap;
+        SoftAssertions.assertSoftly(softly -> {
+            softly.assertThat(gap).as("µs from a ban's end to the next ban").isZero();
+            softly.assertThat(observer.bans).as("bans in 20 minutes, one at the start and one at each end").hasSize(4);
+            softly.assertThat(store.banCounts.get()).as("denials counted in the store: five, then one per ban").isEqualTo(5 + 3);
+            softly.assertThat(store.calls.get()).as("store calls: one grant, five denials and their counts, then two per ban")
+                    .isEqualTo(1 + 5 + 5 + 2 * 3);
+        });
+    }
+
     @Test
     void aLiftedBanEndsAtOnceAndItsDenialsAreForgotten() {
         deny("a", 3);
@@ -106,6 +164,62 @@ class BanTest {
         assertThat(limiter.check(rule, "a", 1).banned()).isFalse();
         assertThat(limiter.check(rule, "a", 1).banned()).as("three new denials ban again").isTrue();
         assertThat(limiter.bans().lift("r", "nobody")).isFalse();
+    }
+
+    /**
+     * A member keeps at most {@code tollgate.bans.max-entries} bans: beyond, a key's denials count towards no ban and
+     * start none (its bucket alone limits it), which a WARNING says; a lifted or ended ban makes room.
+     */
+    @Test
+    void aMemberKeepsAtMostItsBoundOfBans() {
+        Limiter bounded = new Limiter(store, Duration.ofSeconds(10), observer,
+                new Bans(store, clock, BanSharing.local(store.inner()::reset), 3));
+        List<LogRecord> warnings = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel() == Level.WARNING) {
+                    warnings.add(record);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger log = Logger.getLogger(Bans.class.getName());
+        log.addHandler(handler);
+        try {
+            for (int i = 0; i < 10; i++) {
+                deny(bounded, "attacker-" + i, 3);
+                bounded.check(rule, "attacker-" + i, 1);
+            }
+            long counts = store.banCounts.get();
+            SoftAssertions.assertSoftly(softly -> {
+                softly.assertThat(bounded.bans().list("r")).as("bans of 10 keys that earned one").hasSize(3);
+                softly.assertThat(observer.bans).as("bans started").hasSize(3);
+                softly.assertThat(observer.skipped).as("denials of the 7 other keys, none counted").hasValue(7 * 4);
+                softly.assertThat(counts).as("denials counted in the store").isEqualTo(3 * 3);
+                softly.assertThat(warnings).as("the WARNING").isNotEmpty();
+            });
+            assertThat(warnings.get(0).getMessage()).contains("tollgate.bans.max-entries=3", "rule(s) 'r'");
+
+            assertThat(bounded.bans().lift("r", "attacker-0")).isTrue();
+            deny(bounded, "attacker-3", 3);
+            assertThat(bounded.bans().until("r", "attacker-3")).as("a lift made room").isPresent();
+            assertThat(bounded.bans().list("r")).hasSize(3);
+
+            clock.advance(Duration.ofMinutes(5));
+            deny(bounded, "attacker-4", 3);
+            assertThat(bounded.bans().until("r", "attacker-4")).as("ended bans made room").isPresent();
+            assertThat(bounded.bans().size()).as("the ended ones are dropped").isEqualTo(1);
+        } finally {
+            log.removeHandler(handler);
+        }
     }
 
     /** The other side of a split lifted one ban and started another; this member missed both events. */
@@ -168,9 +282,15 @@ class BanTest {
         assertThat(observer.bans).hasSize(1);
     }
 
-    /** Records the bans started. */
+    /** Records the bans started, and counts the denials the bound kept from counting. */
     private static final class BanRecorder implements DecisionObserver {
         final List<String> bans = new CopyOnWriteArrayList<>();
+        final AtomicLong skipped = new AtomicLong();
+
+        @Override
+        public void banSkipped(RuleConfig rule, String key) {
+            skipped.incrementAndGet();
+        }
 
         @Override
         public void decided(RuleConfig rule, String key, Decision decision, long nanos) {
@@ -189,6 +309,8 @@ class BanTest {
     /** Counts the calls that reach the store; can fail them all, or those that count denials. */
     private static final class CountingStore implements BucketStore {
         final AtomicLong calls = new AtomicLong();
+        /** Calls that count a denial towards a ban. */
+        final AtomicLong banCounts = new AtomicLong();
         private final InMemoryBucketStore inner;
         volatile boolean failing;
         volatile boolean failCounting;
@@ -204,6 +326,9 @@ class BanTest {
         @Override
         public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
             calls.incrementAndGet();
+            if (key.contains(":#ban:")) {
+                banCounts.incrementAndGet();
+            }
             if (failing || (failCounting && key.contains(":#ban:"))) {
                 return CompletableFuture.failedFuture(new IllegalStateException("down"));
             }

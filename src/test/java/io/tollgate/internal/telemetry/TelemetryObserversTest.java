@@ -27,6 +27,7 @@ import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.limiter.Limiter;
+import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.InMemoryBucketStore;
 import io.tollgate.testing.TestClock;
 import io.tollgate.testing.TestRules;
@@ -170,6 +171,22 @@ class TelemetryObserversTest {
         assertThat(counts.get(decisions("guarded", "denied"))).isEqualTo(2);
         assertThat(counts.get(decisions("guarded", "banned"))).isEqualTo(2);
         assertThat(counts("tollgate.bans")).isEqualTo(Map.of(Attributes.of(RULE, "guarded"), 1L));
+        assertThat(counts("tollgate.bans.skipped")).isEqualTo(Map.of(Attributes.of(RULE, "guarded"), 0L));
+    }
+
+    /** A member that keeps one ban: the denials of a second key, which start none, are counted as skipped. */
+    @Test
+    void denialsBeyondTheBoundOfBansAreCountedAsSkipped() {
+        InMemoryBucketStore store = new InMemoryBucketStore(clock, 1_000);
+        Limiter limiter = new Limiter(store, Duration.ofSeconds(5), TelemetryObservers.of(sdk, config), Bans.local(store, 1));
+        for (String key : List.of("client-a", "client-b")) {
+            for (int i = 0; i < 4; i++) { // a: 1 allowed, 2 denied (the second bans), 1 banned; b: 1 allowed, 3 skipped
+                limiter.check(config.rule("guarded"), key, 1);
+            }
+        }
+        assertThat(counts("tollgate.bans")).isEqualTo(Map.of(Attributes.of(RULE, "guarded"), 1L));
+        assertThat(counts("tollgate.bans.skipped")).isEqualTo(Map.of(Attributes.of(RULE, "guarded"), 3L));
+        assertThat(counts("tollgate.decisions").get(decisions("guarded", "denied"))).isEqualTo(5);
     }
 
     @Test
