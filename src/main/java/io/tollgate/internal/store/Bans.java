@@ -221,7 +221,7 @@ public final class Bans implements AutoCloseable {
             return;
         }
         if (until <= now) {
-            copy.remove(storeKey);
+            copy.remove(storeKey, until); // not a newer ban of the key, started since
             return;
         }
         synchronized (adding) {
