@@ -37,7 +37,12 @@ class BanIT {
 
     /** The contract rules, with {@code reports} (the probe of {@link SharedBuckets}) at a burst of 1. */
     private static WebArchive war() {
-        return Deployments.war("bans", Deployments.contractConfig(Map.of("tollgate.rules.reports.burst", "1")));
+        return Deployments.war("bans", Deployments.contractConfig(Map.ofEntries(Map.entry("tollgate.rules.reports.burst", "1"),
+                // GET /api/status: a ban of 2 s after 2 denials an hour, so that a test sees one end
+                Map.entry("tollgate.rules.rebans.rate", "1/1h"), Map.entry("tollgate.rules.rebans.burst", "1"),
+                Map.entry("tollgate.rules.rebans.key", "header:X-Api-Key"), Map.entry("tollgate.rules.rebans.paths", "/status"),
+                Map.entry("tollgate.rules.rebans.ban-after", "2/1h"), Map.entry("tollgate.rules.rebans.ban-for", "2s"),
+                Map.entry("tollgate.rules.rebans.ban-status", "403"))));
     }
 
     @Deployment(name = "a", order = 1, testable = false)
@@ -83,6 +88,57 @@ class BanIT {
         assertBanned(onB);
         assertBanned(login(a, key));
         assertEquals(200, login(b, "other-" + key).statusCode(), "another key");
+    }
+
+    /**
+     * A key still denied when its ban ends, its count not refilled (2 an hour), is banned again at its next denial,
+     * whichever instance answers it: node-b answers the ban node-a started, then, once it is over there, one 429 (the
+     * denial that bans again) and 403 again.
+     */
+    @Test
+    void aKeyStillDeniedWhenItsBanEndsIsBannedAgainAtItsNextDenial() throws Exception {
+        SharedBuckets.await(a, b, FORMATION_TIMEOUT_NANOS);
+        String key = "rebanned-" + UUID.randomUUID();
+        assertEquals(200, status(a, key).statusCode(), "the key's one token");
+        assertEquals(429, status(a, key).statusCode(), "the first denial");
+        assertEquals(429, status(a, key).statusCode(), "the second denial, which starts the ban");
+        HttpResponse<String> onB = awaitStatus(b, key, 403, "the ban started on node-a");
+        assertEquals("rebans", json(onB).getString("rule"), describe(onB));
+        HttpResponse<String> after = awaitStatusOtherThan(b, key, 403, "the end of the ban");
+        assertEquals(429, after.statusCode(), "the first answer after the ban is a denial: " + describe(after));
+        HttpResponse<String> again = status(b, key);
+        assertEquals(403, again.statusCode(), "that denial banned the key again: " + describe(again));
+    }
+
+    private static HttpResponse<String> status(URL node, String key) {
+        return Http.get(node, "api/status", "X-Api-Key", key);
+    }
+
+    private static HttpResponse<String> awaitStatus(URL node, String key, int status, String what) throws InterruptedException {
+        long start = System.nanoTime();
+        HttpResponse<String> response = status(node, key);
+        while (response.statusCode() != status) {
+            if (System.nanoTime() - start > PROPAGATION_TIMEOUT_NANOS) {
+                fail(what + ": not seen after 60 s: " + describe(response));
+            }
+            Thread.sleep(50);
+            response = status(node, key);
+        }
+        return response;
+    }
+
+    private static HttpResponse<String> awaitStatusOtherThan(URL node, String key, int status, String what)
+            throws InterruptedException {
+        long start = System.nanoTime();
+        HttpResponse<String> response = status(node, key);
+        while (response.statusCode() == status) {
+            if (System.nanoTime() - start > PROPAGATION_TIMEOUT_NANOS) {
+                fail(what + ": not seen after 60 s: " + describe(response));
+            }
+            Thread.sleep(50);
+            response = status(node, key);
+        }
+        return response;
     }
 
     private static HttpResponse<String> login(URL node, String key) {
