@@ -53,6 +53,12 @@ case "${server}" in
     ;;
   payara)
     jar=$(payara_micro_jar) || exit 1
+    # Payara brings its own Hazelcast: the WAR must not bundle one (see the README's install table)
+    unpacked="${root}/it-tests/target/payara-demo/war"
+    rm -rf "${unpacked}" && mkdir -p "${unpacked}"
+    (cd "${unpacked}" && jar xf "${war}") && rm -f "${unpacked}"/WEB-INF/lib/hazelcast-*.jar
+    war="${root}/it-tests/target/payara-demo/tollgate-sample.war"
+    jar cfM "${war}" -C "${unpacked}" .
     cd "${root}/server-config/payara"
     # shellcheck disable=SC2046
     exec java @jvm.args -Xmx512m -jar "${jar}" $(grep -v '^#' payara-micro.options) \

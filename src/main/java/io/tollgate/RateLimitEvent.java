@@ -4,9 +4,9 @@ import java.time.Instant;
 
 /**
  * What Tollgate tells the application as CDI events: observe a type of this package that implements it
- * ({@link RateLimitDenied}, {@link RateLimitStoreFailed}, {@link RateLimitBanned}) with {@code @Observes} or {@code @ObservesAsync},
- * or this interface for all of them. Later versions add event types (bans, rule changes): code that
- * switches over events keeps a default branch. Events name a client only by the hash of its key.
+ * ({@link RateLimitDenied}, {@link RateLimitStoreFailed}, {@link RateLimitBanned}, {@link RateLimitRuleChanged}) with
+ * {@code @Observes} or {@code @ObservesAsync}, or this interface for all of them. Later versions may add event types:
+ * code that switches over events keeps a default branch. Events name a client only by the hash of its key.
  *
  * <p>Synchronous observers run on the thread that decided, before the caller gets its answer (the
  * request's thread, for a request): keep them quick, or observe asynchronously. An observer that throws

@@ -10,9 +10,10 @@ import java.util.Map;
  * precedence over the configuration's values until {@link #revert reverted}.
  *
  * <p>Only the live attributes change: {@code rate} (or {@code tokens-per-second}), {@code burst}, {@code limits},
- * {@code mode}, {@code on-store-failure} and {@code overrides}. The others ({@code key}, {@code cost}, {@code match},
- * {@code paths}...) take effect at the next deployment. Buckets keep what they hold: stored tokens are carried over
- * to the new limits, capped at the new burst.
+ * {@code mode}, {@code on-store-failure}, {@code overrides} and {@code max-limit}. The others ({@code key},
+ * {@code cost}, {@code match}, {@code paths}...) take effect at the next deployment. Buckets keep what they hold:
+ * stored tokens are carried over to the new limits, capped at the new burst, and a bucket drained under looser
+ * limits is kept until the new ones have refilled it.
  *
  * <p>Every method returns the rule's live values after it, by attribute name as {@link #current} gives them, and
  * throws {@link IllegalArgumentException} for a rule that does not exist or a change that is refused. A change

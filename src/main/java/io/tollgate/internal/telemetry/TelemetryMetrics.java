@@ -23,7 +23,8 @@ import java.util.Map;
  * {@code tollgate.decisions} by {@code tollgate.outcome} (allowed, denied, shadow-denied, and banned for a rule with a
  * ban), {@code tollgate.store.failures} by {@code error.type} (timeout, error), {@code tollgate.near_limit} and, for a
  * rule with a ban, {@code tollgate.bans} (bans started on this member) and {@code tollgate.bans.skipped} (denials that
- * started none, this member holding {@code tollgate.bans.max-entries} bans), and the histogram
+ * started none, this member holding {@code tollgate.bans.max-entries} bans), {@code tollgate.refunds} by
+ * {@code tollgate.result} (refunded, failed: the store did not take them), and the histogram
  * {@code tollgate.decision.duration} in seconds. Every attribute set is made at deployment, and every counter of every
  * rule starts at 0 then, so a request builds nothing and a rule that never denied shows 0.
  */
@@ -32,6 +33,7 @@ final class TelemetryMetrics implements DecisionObserver {
     static final AttributeKey<String> RULE = AttributeKey.stringKey("tollgate.rule");
     static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("tollgate.outcome");
     static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
+    static final AttributeKey<String> RESULT = AttributeKey.stringKey("tollgate.result");
     /** Seconds, from 100 µs (a local decision) to the longest store timeout worth having. */
     private static final List<Double> DURATION_BUCKETS = List.of(0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
             0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0);
@@ -41,6 +43,7 @@ final class TelemetryMetrics implements DecisionObserver {
     private final LongCounter nearLimitCount;
     private final LongCounter bans;
     private final LongCounter bansSkipped;
+    private final LongCounter refunds;
     private final DoubleHistogram duration;
     private final ObservableLongGauge members;
     private final NearLimit nearLimit;
@@ -64,6 +67,10 @@ final class TelemetryMetrics implements DecisionObserver {
         bansSkipped = meter.counterBuilder("tollgate.bans.skipped").setUnit("{denial}")
                 .setDescription("Denials counted towards no ban, and starting none, because this member held "
                         + "tollgate.bans.max-entries bans, by rule").build();
+        refunds = meter.counterBuilder("tollgate.refunds").setUnit("{request}")
+                .setDescription("Requests whose tokens were given back by their outcome (charge-on, refund-on) or the "
+                        + "application, by rule and result (refunded, failed: the store did not take them, they stay charged)")
+                .build();
         duration = withBuckets(meter.histogramBuilder("tollgate.decision.duration").setUnit("s")
                 .setDescription("How long rate-limit decisions took their callers, by rule")).build();
         for (RuleConfig rule : rules) {
@@ -81,6 +88,8 @@ final class TelemetryMetrics implements DecisionObserver {
             storeFailures.add(0, attributes.timeout);
             storeFailures.add(0, attributes.error);
             nearLimitCount.add(0, attributes.rule);
+            refunds.add(0, attributes.refunded);
+            refunds.add(0, attributes.refundFailed);
         }
     }
 
@@ -135,6 +144,14 @@ final class TelemetryMetrics implements DecisionObserver {
     }
 
     @Override
+    public void refunded(RuleConfig rule, String key, long tokens, boolean failed) {
+        RuleAttributes attributes = rules.get(rule.name());
+        if (attributes != null) {
+            refunds.add(1, failed ? attributes.refundFailed : attributes.refunded);
+        }
+    }
+
+    @Override
     public void close() {
         members.close();
     }
@@ -146,6 +163,8 @@ final class TelemetryMetrics implements DecisionObserver {
         final Attributes[] outcomes;
         final Attributes timeout;
         final Attributes error;
+        final Attributes refunded;
+        final Attributes refundFailed;
 
         RuleAttributes(String name) {
             rule = Attributes.of(RULE, name);
@@ -154,6 +173,8 @@ final class TelemetryMetrics implements DecisionObserver {
                     Attributes.of(RULE, name, OUTCOME, Outcome.BANNED.value)};
             timeout = Attributes.of(RULE, name, ERROR_TYPE, "timeout");
             error = Attributes.of(RULE, name, ERROR_TYPE, "error");
+            refunded = Attributes.of(RULE, name, RESULT, "refunded");
+            refundFailed = Attributes.of(RULE, name, RESULT, "failed");
         }
     }
 }

@@ -204,6 +204,24 @@ class TelemetryObserversTest {
                 Attributes.of(RULE, "shadow"), 1L, Attributes.of(RULE, "fragile"), 0L, Attributes.of(RULE, "guarded"), 0L));
     }
 
+    /** The refunds the README tells operators to watch: given back, or failed (the tokens stay charged). */
+    @Test
+    void refundsAreCountedByRuleAndResultFromZeroOn() {
+        Limiter limiter = limiter(sdk);
+        Limiter failing = new Limiter((key, bucket, cost) -> CompletableFuture.failedFuture(new IllegalStateException("down")),
+                Duration.ofSeconds(5), TelemetryObservers.of(sdk, config));
+        AttributeKey<String> result = AttributeKey.stringKey("tollgate.result");
+        assertThat(counts("tollgate.refunds")).containsEntry(Attributes.of(RULE, "search", result, "refunded"), 0L)
+                .containsEntry(Attributes.of(RULE, "search", result, "failed"), 0L);
+        assertThat(limiter.check(config.rule("search"), "client", 2).allowed()).isTrue();
+        assertThat(limiter.refund(config.rule("search"), "client", 2)).isNotNull();
+        assertThat(failing.refund(config.rule("search"), "client", 1)).as("the store did not take it").isNull();
+        Map<Attributes, Long> counts = counts("tollgate.refunds");
+        assertThat(counts.get(Attributes.of(RULE, "search", result, "refunded"))).isEqualTo(1);
+        assertThat(counts.get(Attributes.of(RULE, "search", result, "failed"))).isEqualTo(1);
+        assertThat(counts.get(Attributes.of(RULE, "fragile", result, "refunded"))).isZero();
+    }
+
     @Test
     void storeFailuresAreCountedByErrorTypeAndTheirAnswersByOutcome() {
         Limiter failing = new Limiter((key, bucket, cost) -> CompletableFuture.failedFuture(new IllegalStateException("down")),
