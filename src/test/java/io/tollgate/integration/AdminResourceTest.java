@@ -24,7 +24,7 @@ class AdminResourceTest {
             assertThat(app.get("tollgate/admin/rules", OPERATOR, "ops", "X-Test-Roles", "tollgate-admin").statusCode()).isEqualTo(404);
             assertThat(post(app, "tollgate/admin/rules/search/reset", "10.0.0.1", "tollgate-admin").statusCode()).isEqualTo(404);
             for (String path : new String[] {"tollgate/admin", "tollgate/admin/rules", "tollgate/admin/rules/search/reset",
-                    "tollgate//admin/rules", "tollgate;v=1/admin/rules/search/bans"}) {
+                    "tollgate//admin/rules", "tollgate;v=1/admin/rules/search/bans", "tollgate/%61dmin/rules"}) {
                 for (String method : new String[] {"OPTIONS", "PUT", "DELETE", "HEAD", "PATCH", "GET", "POST"}) {
                     HttpResponse<String> answer = app.send(method, path, OPERATOR, "ops", "X-Test-Roles", "tollgate-admin");
                     HttpResponse<String> nothing = app.send(method, path.replace("admin", "nimda"), OPERATOR, "ops");

@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntPredicate;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.OperateOnDeployment;
 import org.jboss.arquillian.container.test.api.TargetsContainer;
@@ -102,9 +103,9 @@ class BanIT {
         assertEquals(200, status(a, key).statusCode(), "the key's one token");
         assertEquals(429, status(a, key).statusCode(), "the first denial");
         assertEquals(429, status(a, key).statusCode(), "the second denial, which starts the ban");
-        HttpResponse<String> onB = awaitStatus(b, key, 403, "the ban started on node-a");
+        HttpResponse<String> onB = awaitStatus(b, key, status -> status == 403, "the ban started on node-a");
         assertEquals("rebans", json(onB).getString("rule"), describe(onB));
-        HttpResponse<String> after = awaitStatusOtherThan(b, key, 403, "the end of the ban");
+        HttpResponse<String> after = awaitStatus(b, key, status -> status != 403, "the end of the ban");
         assertEquals(429, after.statusCode(), "the first answer after the ban is a denial: " + describe(after));
         HttpResponse<String> again = status(b, key);
         assertEquals(403, again.statusCode(), "that denial banned the key again: " + describe(again));
@@ -114,24 +115,12 @@ class BanIT {
         return Http.get(node, "api/status", "X-Api-Key", key);
     }
 
-    private static HttpResponse<String> awaitStatus(URL node, String key, int status, String what) throws InterruptedException {
-        long start = System.nanoTime();
-        HttpResponse<String> response = status(node, key);
-        while (response.statusCode() != status) {
-            if (System.nanoTime() - start > PROPAGATION_TIMEOUT_NANOS) {
-                fail(what + ": not seen after 60 s: " + describe(response));
-            }
-            Thread.sleep(50);
-            response = status(node, key);
-        }
-        return response;
-    }
-
-    private static HttpResponse<String> awaitStatusOtherThan(URL node, String key, int status, String what)
+    /** Asks {@code node} every 50 ms, at most 60 s, until its answer's status is {@code wanted}'s. */
+    private static HttpResponse<String> awaitStatus(URL node, String key, IntPredicate wanted, String what)
             throws InterruptedException {
         long start = System.nanoTime();
         HttpResponse<String> response = status(node, key);
-        while (response.statusCode() == status) {
+        while (!wanted.test(response.statusCode())) {
             if (System.nanoTime() - start > PROPAGATION_TIMEOUT_NANOS) {
                 fail(what + ": not seen after 60 s: " + describe(response));
             }

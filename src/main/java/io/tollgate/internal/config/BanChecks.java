@@ -5,6 +5,7 @@ import static io.tollgate.internal.config.RuleAttributes.BAN_FOR;
 import static io.tollgate.internal.config.RuleAttributes.BAN_STATUS;
 
 import io.tollgate.internal.core.Limit;
+import io.tollgate.internal.store.Bans;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -15,7 +16,7 @@ import java.util.Optional;
 final class BanChecks {
 
     /** The longest ban: a week. */
-    static final Duration MAX_BAN = io.tollgate.internal.store.Bans.LONGEST;
+    static final Duration MAX_BAN = Bans.LONGEST;
     static final String MAX_BAN_TEXT = "7d";
     private static final int DEFAULT_STATUS = 429;
 

@@ -48,9 +48,9 @@ public final class BucketKeys {
         return storeKey.substring(0, colon + 1) + "#ban:" + storeKey.substring(colon + 1);
     }
 
-    /** @return whether {@code storeKey} is a {@link #banCounter}, not a client's bucket */
-    public static boolean isBanCounter(String storeKey) {
-        return storeKey.startsWith("#ban:", storeKey.indexOf(':') + 1);
+    /** @return whether {@code storeKey} is a client's bucket of {@code rule}: one of its keys, not a {@link #banCounter} */
+    public static boolean isClientBucketOf(String storeKey, String rule) {
+        return ofRule(storeKey, rule) && !storeKey.startsWith("#ban:", rule.length() + 1);
     }
 
     /**

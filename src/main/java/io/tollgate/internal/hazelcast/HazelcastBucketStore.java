@@ -36,6 +36,8 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
 
     private static final int WARM_UP_KEYS = 64;
     private static final int WARM_UP_SECONDS = 60;
+    /** Why an older member cannot take a {@link RetainProcessor}. */
+    private static final String NO_RETAIN = "which cannot keep a bucket for stricter limits";
 
     private final HazelcastInstance hazelcast;
     private final String mapName;
@@ -193,11 +195,9 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
         if (tokens < 1) {
             throw new IllegalArgumentException("tokens = " + tokens + ": must be at least 1");
         }
-        String older = olderMember(Serialization.WIRE_V2, "which have no refunds");
-        if (older != null) {
-            return CompletableFuture.failedFuture(new IllegalStateException(older));
-        }
-        return entries().call(key, RefundProcessor.create(bucket, tokens, identified), OutcomeWire::read);
+        IllegalStateException older = olderMember(Serialization.WIRE_V2, "which have no refunds");
+        return older != null ? CompletableFuture.failedFuture(older)
+                : entries().call(key, RefundProcessor.create(bucket, tokens, identified), OutcomeWire::read);
     }
 
     /**
@@ -207,23 +207,17 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
      */
     @Override
     public CompletionStage<Void> retain(String key, TokenBucket limits) {
-        String older = olderMember(Serialization.WIRE_V3, "cannot keep a bucket for stricter limits");
-        if (older != null) {
-            return CompletableFuture.failedFuture(new IllegalStateException(older));
-        }
-        try {
-            return map().submitToKey(key, RetainProcessor.create(limits, null, Set.of(), identified)).thenApply(answer -> (Void) null);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        IllegalStateException older = olderMember(Serialization.WIRE_V3, NO_RETAIN);
+        return older != null ? CompletableFuture.failedFuture(older)
+                : entries().call(key, RetainProcessor.create(limits, null, Set.of(), identified), answer -> (Void) null);
     }
 
     /** Runs a {@link RetainProcessor} over the whole map, on every member, waiting for it: as {@link #retain}, for a rule. */
     @Override
     public CompletionStage<Void> retainRule(String rule, TokenBucket limits, Set<String> except) {
-        String older = olderMember(Serialization.WIRE_V3, "cannot keep a bucket for stricter limits");
+        IllegalStateException older = olderMember(Serialization.WIRE_V3, NO_RETAIN);
         if (older != null) {
-            return CompletableFuture.failedFuture(new IllegalStateException(older));
+            return CompletableFuture.failedFuture(older);
         }
         try {
             map().executeOnEntries(RetainProcessor.create(limits, rule, Set.copyOf(except), identified));
@@ -237,11 +231,12 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
      * @return why this member cannot send what only wire version {@code needed} has (a data member of an older
      *         Tollgate is in the cluster), or {@code null}; a client cannot know, and sends it
      */
-    private String olderMember(int needed, String which) {
+    private IllegalStateException olderMember(int needed, String which) {
         if (hazelcast.getLocalEndpoint() instanceof Member) {
             int version = wire.inUse();
             if (version < needed) {
-                return "a data member of the cluster reads wire versions up to " + version + " only (an older Tollgate), " + which;
+                return new IllegalStateException("a data member of the cluster reads wire versions up to " + version
+                        + " only (an older Tollgate), " + which);
             }
         }
         return null;

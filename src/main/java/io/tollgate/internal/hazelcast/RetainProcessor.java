@@ -51,7 +51,7 @@ class RetainProcessor extends OwnerProcessor {
     @Override
     public long[] process(Map.Entry<String, long[]> entry) {
         String key = entry.getKey();
-        if (rule != null && (!BucketKeys.ofRule(key, rule) || BucketKeys.isBanCounter(key) || except.contains(key))) {
+        if (rule != null && (!BucketKeys.isClientBucketOf(key, rule) || except.contains(key))) {
             return null;
         }
         long[] state;

@@ -8,6 +8,7 @@ import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.PreMatching;
+import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.Provider;
 
 /**
@@ -25,9 +26,15 @@ public class AdminAbsenceFilter implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext request) {
-        if (!enabled() && isAdminPath(request.getUriInfo().getPath())) {
+        if (!enabled() && isAdminPath(request.getUriInfo())) {
             throw new NotFoundException();
         }
+    }
+
+    /** Decodes the path only if its raw form could be an admin path: most requests' cannot. */
+    private static boolean isAdminPath(UriInfo uri) {
+        String raw = uri.getPath(false);
+        return (raw.contains("admin") || raw.indexOf('%') >= 0) && isAdminPath(uri.getPath());
     }
 
     private boolean enabled() {
@@ -44,9 +51,6 @@ public class AdminAbsenceFilter implements ContainerRequestFilter {
      *         it, as a runtime would match it: empty segments and matrix parameters left out
      */
     static boolean isAdminPath(String path) {
-        if (!path.contains("admin")) {
-            return false;
-        }
         int segment = 0;
         for (String part : path.split("/")) {
             int matrix = part.indexOf(';');

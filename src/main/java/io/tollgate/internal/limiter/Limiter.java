@@ -185,19 +185,6 @@ public final class Limiter {
     }
 
     /** Only the store's own denials of an enforced rule count: not a policy's answer, nor a shadow rule's. */
-    /**
-     * A denial writes nothing, so the bucket would expire as the limits that last wrote it say; a request that brings
-     * its own limits ({@code limits-from}) may bring stricter ones (a downgraded plan): the bucket is kept until they
-     * have refilled it. Not waited for; only after a denial the store made, not one this member remembered.
-     */
-    private void retain(String storeKey, TokenBucket bucket) {
-        store.retain(storeKey, bucket).whenComplete((done, failure) -> {
-            if (failure != null) {
-                LOG.log(Level.FINE, "A bucket could not be kept for the request's own limits", failure);
-            }
-        });
-    }
-
     private static boolean countsTowardBan(BanRule enforcedBan, Decision decision) {
         return enforcedBan != null && !decision.allowed() && !decision.storeUnavailable();
     }
@@ -249,6 +236,19 @@ public final class Limiter {
         } else if (until == Bans.OVER_BOUND) {
             observer.banSkipped(rule, key);
         }
+    }
+
+    /**
+     * A denial writes nothing, so the bucket would expire as the limits that last wrote it say; a request that brings
+     * its own limits ({@code limits-from}) may bring stricter ones (a downgraded plan): the bucket is kept until they
+     * have refilled it. Not waited for; only after a denial the store made, not one this member remembered.
+     */
+    private void retain(String storeKey, TokenBucket bucket) {
+        store.retain(storeKey, bucket).whenComplete((done, failure) -> {
+            if (failure != null) {
+                LOG.log(Level.FINE, "A bucket could not be kept for the request's own limits", failure);
+            }
+        });
     }
 
     private void started(RuleConfig rule, String key, long untilMicros) {

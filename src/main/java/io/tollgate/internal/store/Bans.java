@@ -204,7 +204,12 @@ public final class Bans implements AutoCloseable {
      *         Tollgate wrote
      */
     public static boolean isCurrent(Object value, long nowMicros) {
-        return value instanceof Long until && until > nowMicros && until <= nowMicros + LONGEST_MICROS + CLOCK_SKEW_MICROS;
+        return written(value, nowMicros) && (Long) value > nowMicros;
+    }
+
+    /** @return whether {@code value}, read from the store, is a ban's end Tollgate could have written at {@code nowMicros} */
+    private static boolean written(Object value, long nowMicros) {
+        return value instanceof Long until && until <= nowMicros + LONGEST_MICROS + CLOCK_SKEW_MICROS;
     }
 
     /**
@@ -216,10 +221,11 @@ public final class Bans implements AutoCloseable {
      */
     public void copied(String storeKey, Object untilMicros) {
         long now = clock.nowMicros();
-        if (!(untilMicros instanceof Long until) || until > now + LONGEST_MICROS + CLOCK_SKEW_MICROS) {
+        if (!written(untilMicros, now)) {
             refused(storeKey, untilMicros);
             return;
         }
+        long until = (Long) untilMicros;
         if (until <= now) {
             copy.remove(storeKey, until); // not a newer ban of the key, started since
             return;

@@ -116,7 +116,7 @@ public final class InMemoryBucketStore implements BatchingBucketStore {
     @Override
     public CompletionStage<Void> retainRule(String rule, TokenBucket limits, Set<String> except) {
         for (String key : buckets.keySet()) {
-            if (BucketKeys.ofRule(key, rule) && !BucketKeys.isBanCounter(key) && !except.contains(key)) {
+            if (BucketKeys.isClientBucketOf(key, rule) && !except.contains(key)) {
                 buckets.computeIfPresent(key, (k, entry) -> retained(entry, limits));
             }
         }

@@ -13,6 +13,7 @@ import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.CountingStore;
 import io.tollgate.testing.Await;
+import io.tollgate.testing.CapturedLog;
 import io.tollgate.testing.HazelcastTestCluster;
 import io.tollgate.testing.SharedCluster;
 import io.tollgate.testing.TestRules;
@@ -30,10 +31,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -218,19 +216,7 @@ class HazelcastBansTest {
         Await.until("every member's copy", Duration.ofSeconds(30), () -> bans.stream().allMatch(each -> each.leftMicros(storeKey) > 0));
         cluster.clock().advance(Duration.ofMinutes(10));
         long end = cluster.clock().nowMicros() + Duration.ofMinutes(10).toNanos() / 1_000;
-        ExecutorService threads = Executors.newFixedThreadPool(12);
-        try {
-            List<Future<Decision>> decisions = new ArrayList<>();
-            for (int i = 0; i < 60; i++) {
-                Limiter limiter = limiters.get(i % 3);
-                decisions.add(threads.submit(() -> limiter.check(rule, key, 1)));
-            }
-            for (Future<Decision> decision : decisions) {
-                assertThat(decision.get(60, TimeUnit.SECONDS).allowed()).isFalse();
-            }
-        } finally {
-            threads.shutdownNow();
-        }
+        deniedAtOnceOnEveryMember(rule, key);
         assertThat(started).as("the first ban, and one more as it ended").hasSize(2);
         Await.until("every member's copy of the new ban", Duration.ofSeconds(30),
                 () -> bans.stream().allMatch(each -> each.leftMicros(storeKey) == end - cluster.clock().nowMicros()));
@@ -339,26 +325,7 @@ class HazelcastBansTest {
     /** A member that keeps at most 2 bans leaves out the others' bans beyond them, and says so at WARNING. */
     @Test
     void bansOfOtherMembersBeyondTheBoundAreLeftOut() throws Exception {
-        List<LogRecord> warnings = new CopyOnWriteArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                if (record.getLevel() == Level.WARNING) {
-                    warnings.add(record);
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger log = Logger.getLogger(Bans.class.getName());
-        log.addHandler(handler);
-        try {
+        try (CapturedLog log = CapturedLog.of(Bans.class)) {
             Bans small = open(0, 2);
             List<String> storeKeys = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
@@ -371,11 +338,9 @@ class HazelcastBansTest {
             assertThat(started).as("bans started on member 1").hasSize(4);
             Await.until("member 0's unbounded copy of the 4 bans", Duration.ofSeconds(30),
                     () -> storeKeys.stream().allMatch(storeKey -> bans.get(0).leftMicros(storeKey) > 0));
-            Await.until("the WARNING", Duration.ofSeconds(30), () -> !warnings.isEmpty());
+            Await.until("the WARNING", Duration.ofSeconds(30), () -> !log.at(Level.WARNING).isEmpty());
             assertThat(small.size()).as("the bounded copy").isEqualTo(2);
-            assertThat(warnings.get(0).getMessage()).contains("tollgate.bans.max-entries=2", "rule(s) 'r'", "left out");
-        } finally {
-            log.removeHandler(handler);
+            assertThat(log.at(Level.WARNING).get(0).getMessage()).contains("tollgate.bans.max-entries=2", "rule(s) 'r'", "left out");
         }
     }
 
@@ -394,12 +359,18 @@ class HazelcastBansTest {
 
         String hot = "hot-" + UUID.randomUUID();
         limiters.get(0).check(tenDenials, hot, 1);
+        deniedAtOnceOnEveryMember(tenDenials, hot);
+        assertThat(started.stream().filter(ban -> ban.endsWith(":" + hot))).as("60 concurrent denials, one ban").hasSize(1);
+    }
+
+    /** Sixty requests of {@code key}, twelve at a time, spread over the three members: each one denied. */
+    private void deniedAtOnceOnEveryMember(RuleConfig limited, String key) throws Exception {
         ExecutorService threads = Executors.newFixedThreadPool(12);
         try {
             List<Future<Decision>> decisions = new ArrayList<>();
             for (int i = 0; i < 60; i++) {
                 Limiter limiter = limiters.get(i % 3);
-                decisions.add(threads.submit(() -> limiter.check(tenDenials, hot, 1)));
+                decisions.add(threads.submit(() -> limiter.check(limited, key, 1)));
             }
             for (Future<Decision> decision : decisions) {
                 assertThat(decision.get(60, TimeUnit.SECONDS).allowed()).isFalse();
@@ -407,6 +378,5 @@ class HazelcastBansTest {
         } finally {
             threads.shutdownNow();
         }
-        assertThat(started.stream().filter(ban -> ban.endsWith(":" + hot))).as("60 concurrent denials, one ban").hasSize(1);
     }
 }

@@ -14,6 +14,7 @@ import io.tollgate.internal.store.BannedKey;
 import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.InMemoryBucketStore;
+import io.tollgate.testing.CapturedLog;
 import io.tollgate.testing.TestClock;
 import io.tollgate.testing.TestRules;
 import java.time.Duration;
@@ -24,10 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
@@ -174,26 +172,7 @@ class BanTest {
     void aMemberKeepsAtMostItsBoundOfBans() {
         Limiter bounded = new Limiter(store, Duration.ofSeconds(10), observer,
                 new Bans(store, clock, BanSharing.local(store.inner()::reset), 3));
-        List<LogRecord> warnings = new CopyOnWriteArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                if (record.getLevel() == Level.WARNING) {
-                    warnings.add(record);
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger log = Logger.getLogger(Bans.class.getName());
-        log.addHandler(handler);
-        try {
+        try (CapturedLog log = CapturedLog.of(Bans.class)) {
             for (int i = 0; i < 10; i++) {
                 deny(bounded, "attacker-" + i, 3);
                 bounded.check(rule, "attacker-" + i, 1);
@@ -204,9 +183,9 @@ class BanTest {
                 softly.assertThat(observer.bans).as("bans started").hasSize(3);
                 softly.assertThat(observer.skipped).as("denials of the 7 other keys, none counted").hasValue(7 * 4);
                 softly.assertThat(counts).as("denials counted in the store").isEqualTo(3 * 3);
-                softly.assertThat(warnings).as("the WARNING").isNotEmpty();
+                softly.assertThat(log.at(Level.WARNING)).as("the WARNING").isNotEmpty();
             });
-            assertThat(warnings.get(0).getMessage()).contains("tollgate.bans.max-entries=3", "rule(s) 'r'");
+            assertThat(log.at(Level.WARNING).get(0).getMessage()).contains("tollgate.bans.max-entries=3", "rule(s) 'r'");
 
             assertThat(bounded.bans().lift("r", "attacker-0")).isTrue();
             deny(bounded, "attacker-3", 3);
@@ -217,8 +196,6 @@ class BanTest {
             deny(bounded, "attacker-4", 3);
             assertThat(bounded.bans().until("r", "attacker-4")).as("ended bans made room").isPresent();
             assertThat(bounded.bans().size()).as("the ended ones are dropped").isEqualTo(1);
-        } finally {
-            log.removeHandler(handler);
         }
     }
 

@@ -17,6 +17,7 @@ import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.InMemoryBucketStore;
 import io.tollgate.internal.store.RecentDenials;
 import io.tollgate.internal.store.StoreStack;
+import io.tollgate.testing.CapturedLog;
 import io.tollgate.testing.TestClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,9 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
-import java.util.logging.Handler;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -222,27 +221,10 @@ class LiveRulesTest {
     /** Keys are named by their hashes outside the API that sets them, as the admin resource and denial events name them. */
     @Test
     void anOverridesKeyIsNamedByItsHashInTheEventAndTheLog() {
-        List<LogRecord> logged = new ArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                logged.add(record);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger logger = Logger.getLogger(LiveRules.class.getName());
-        logger.addHandler(handler);
-        try {
+        List<LogRecord> logged;
+        try (CapturedLog log = CapturedLog.of(LiveRules.class)) {
             rules.override("search", "secret-api-key", "1000/1s");
-        } finally {
-            logger.removeHandler(handler);
+            logged = log.records();
         }
         String shown = BucketKeys.hash("secret-api-key") + "=1000/1s burst 1000";
         assertThat(events).last().satisfies(event -> assertThat(event.changes())
