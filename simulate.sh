@@ -5,7 +5,7 @@
 #
 #   ./simulate.sh simulate simulator/scenarios/interactive.properties    # -> target/simulation/
 #   ./simulate.sh replay access.log --rules rules.properties --strip-prefix /myapp/api
-#   ./simulate.sh guide                                                  # regenerates docs/tuning/
+#   ./simulate.sh guide                                                  # regenerates docs/guides/tuning/
 #   ./simulate.sh help                                                   # the simulator's commands
 #   ./simulate.sh --help                                                 # this text
 #

@@ -288,6 +288,30 @@ final class BlockChecks {
         return "valid shell" + (checked.isEmpty() ? "" : "; " + checked.stream().distinct().collect(Collectors.joining(", ")));
     }
 
+    /**
+     * A command the reader runs in their own project ({@code <!-- readme: your-project -->}): valid shell, and the jars
+     * it names carry this project's version and a supported Hazelcast version; its paths are the reader's, not this
+     * repository's.
+     */
+    String bashInTheReadersProject(String where, String text) {
+        syntax(where, text);
+        List<String> checked = new ArrayList<>();
+        for (List<String> command : Shell.commands(text)) {
+            for (String word : command) {
+                Matcher jar = JAR.matcher(word);
+                while (jar.find()) {
+                    boolean ok = jar.group(1).equals("tollgate") ? jar.group(2).equals(facts.version) : facts.supportsHazelcast(jar.group(2));
+                    if (!ok) {
+                        throw new AssertionError(where + ": " + jar.group() + " is not this project's version or a supported Hazelcast");
+                    }
+                    checked.add(jar.group());
+                }
+            }
+        }
+        return "valid shell, run in the reader's own project (its paths are not this repository's)"
+                + (checked.isEmpty() ? "" : "; " + checked);
+    }
+
     private List<String> word(String where, Path cwd, Path module, String word, boolean command) {
         List<String> checked = new ArrayList<>();
         Matcher jar = JAR.matcher(word);

@@ -21,6 +21,7 @@ public final class Markdown {
     private static final Pattern MARKER = Pattern.compile("^\\s*<!--\\s*readme:\\s*(.*?)\\s*-->\\s*$");
     private static final Pattern HEADING = Pattern.compile("^#{1,6}\\s+(.*?)\\s*#*\\s*$");
     private static final Pattern INLINE = Pattern.compile("(`+)(.+?)\\1");
+    private static final Pattern LINK = Pattern.compile("\\]\\(([^()\\s]+)(?:\\s+\"[^\"]*\")?\\)");
 
     /** One fenced block. */
     public record Block(Path file, int line, String info, String text, String section, String marker) {
@@ -39,9 +40,19 @@ public final class Markdown {
         }
     }
 
+    /** One link or image outside code: its target as written ({@code ../guides/bans.md#counting}). */
+    public record Link(Path file, int line, String target) {
+
+        public String where() {
+            return file + ":" + line;
+        }
+    }
+
     private final Path file;
     private final List<Block> blocks = new ArrayList<>();
     private final List<Span> spans = new ArrayList<>();
+    private final List<Link> links = new ArrayList<>();
+    private final List<String> headings = new ArrayList<>();
 
     private Markdown(Path file, List<String> lines) {
         this.file = file;
@@ -66,6 +77,22 @@ public final class Markdown {
 
     public List<Span> spans() {
         return spans;
+    }
+
+    public List<Link> links() {
+        return links;
+    }
+
+    /** @return the anchors of the headings, as GitHub makes them: lower case, punctuation dropped, spaces as {@code -}, {@code -1}... for repeats */
+    public List<String> anchors() {
+        List<String> anchors = new ArrayList<>();
+        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+        for (String heading : headings) {
+            String slug = heading.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N} _-]", "").replace(' ', '-');
+            int n = seen.merge(slug, 1, Integer::sum);
+            anchors.add(n == 1 ? slug : slug + "-" + (n - 1));
+        }
+        return anchors;
     }
 
     /** @return the blocks of the section (heading text) {@code section}, in order */
@@ -97,6 +124,7 @@ public final class Markdown {
             Matcher comment = MARKER.matcher(line);
             if (heading.matches()) {
                 section = heading.group(1);
+                headings.add(section);
             } else if (comment.matches()) {
                 marker = comment.group(1);
                 continue;
@@ -107,6 +135,10 @@ public final class Markdown {
             Matcher inline = INLINE.matcher(line);
             while (inline.find()) {
                 spans.add(new Span(file, i + 1, inline.group(2).strip()));
+            }
+            Matcher link = LINK.matcher(INLINE.matcher(line).replaceAll(""));
+            while (link.find()) {
+                links.add(new Link(file, i + 1, link.group(1)));
             }
         }
     }

@@ -29,7 +29,7 @@ public final class ProjectFacts {
     public final String version;
     public final String hazelcastOldest;
     public final String hazelcastNewest;
-    /** groupId:artifactId → version, of every pom. */
+    /** groupId:artifactId → version, of every pom's dependencies and plugins. */
     public final Map<String, String> dependencies = new LinkedHashMap<>();
     public final String sampleName;
     public final String demoPort;
@@ -116,13 +116,16 @@ public final class ProjectFacts {
     }
 
     private void dependencies(Document pom, Map<String, String> props) {
-        NodeList list = pom.getElementsByTagName("dependency");
-        for (int i = 0; i < list.getLength(); i++) {
-            Element d = (Element) list.item(i);
-            String v = child(d, "version");
-            if (v != null) {
-                dependencies.putIfAbsent(interpolate(child(d, "groupId"), props) + ":" + interpolate(child(d, "artifactId"), props),
-                        interpolate(v, props));
+        for (String tag : List.of("dependency", "plugin")) {
+            NodeList list = pom.getElementsByTagName(tag);
+            for (int i = 0; i < list.getLength(); i++) {
+                Element d = (Element) list.item(i);
+                String v = child(d, "version");
+                String group = child(d, "groupId") == null && tag.equals("plugin") ? "org.apache.maven.plugins" : child(d, "groupId");
+                if (v != null) {
+                    dependencies.putIfAbsent(interpolate(group, props) + ":" + interpolate(child(d, "artifactId"), props),
+                            interpolate(v, props));
+                }
             }
         }
     }

@@ -13,6 +13,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -21,10 +22,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every example a user copies works as written: each fenced block of README.md, server-config/README.md
- * and it-tests/README.md is found by its info string and checked by kind, and so are the javadoc examples
- * of the public API and the {@code tollgate.*=} properties written inline. A block added later is checked
- * without touching this test; a block it cannot check fails, saying how to mark it (README, "Tests").
+ * Every example a user copies works as written: each fenced block of the documentation ({@link #DOCUMENTS}:
+ * README.md, CONTRIBUTING.md, every page of docs/, server-config/README.md, it-tests/README.md and the
+ * examples' READMEs, found by walking) is found by its info string and checked by kind, and so are the javadoc
+ * examples of the public API and the {@code tollgate.*=} properties written inline. A block or page added later
+ * is checked without touching this test; a block it cannot check fails, saying how to mark it (CONTRIBUTING.md,
+ * "Examples in the docs"). Every relative link resolves, to a file and, after {@code #}, to one of its headings.
  *
  * <ul>
  * <li>{@code properties}: read with {@link java.util.Properties} and Tollgate's {@code ConfigReader}, with the
@@ -35,7 +38,8 @@ import org.junit.jupiter.api.TestFactory;
  * stubs completed as a reader would).
  * <li>{@code xml}: parsed; Maven coordinates are this project's, a supported Hazelcast, or the build's own.
  * <li>{@code yaml}: parsed; a Hazelcast configuration also loaded by Hazelcast.
- * <li>{@code bash}: {@code bash -n}, and the files, jars, profiles, executions and URLs it names ({@link BlockChecks}).
+ * <li>{@code bash}: {@code bash -n}, and the files, jars, profiles, executions and URLs it names ({@link BlockChecks});
+ * after {@code <!-- readme: your-project -->}, a command run in the reader's own project: its syntax and jar versions.
  * <li>{@code http}: a response's syntax; QuickStartIT (it-tests) compares it with both servers' answer.
  * <li>{@code text}: only the message of an invalid example, a {@code <!-- readme: layout -->} file tree
  * (every path exists), or an {@code <!-- readme: illustration -->} (listed as not checked).
@@ -44,8 +48,17 @@ import org.junit.jupiter.api.TestFactory;
 class ReadmeTest {
 
     static final Path ROOT = Path.of(System.getProperty("basedir", "."));
-    static final List<Path> DOCUMENTS = List.of(Path.of("README.md"), Path.of("server-config/README.md"),
-            Path.of("it-tests/README.md"));
+    static final List<Path> DOCUMENTS = documents();
+    /**
+     * Pages other branches add (the reference, the upgrades page, the standalone examples): a link to one of them
+     * is reported, not failed, while it is missing.
+     */
+    static final Set<Path> EXPECTED_MISSING = Set.of(Path.of("docs/reference/configuration.md"),
+            Path.of("docs/reference/http.md"), Path.of("docs/reference/metrics-and-events.md"),
+            Path.of("docs/reference/admin.md"), Path.of("docs/reference/admin-openapi.yaml"),
+            Path.of("docs/reference/errors.md"), Path.of("docs/explanation/upgrades.md"),
+            Path.of("examples/open-liberty"), Path.of("examples/payara-micro"));
+    private static final Pattern EXTERNAL = Pattern.compile("^[a-z][a-z0-9+.-]*:.*");
     /** The section QuickStartIT deploys on both servers, the only one whose HTTP example is compared with them. */
     static final String QUICK_START = "Quick start";
     private static final Pattern INLINE_PROPERTY = Pattern.compile("tollgate\\.[\\w.$-]*=\\S.*");
@@ -106,6 +119,38 @@ class ReadmeTest {
             }
         }
         return tests.stream();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyRelativeLinkResolves() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Path document : DOCUMENTS) {
+            for (Markdown.Link link : Markdown.read(ROOT, document).links()) {
+                if (!EXTERNAL.matcher(link.target()).matches()) {
+                    String where = link.where() + " (" + link.target() + ")";
+                    tests.add(DynamicTest.dynamicTest(where, () -> report(where, link(link))));
+                }
+            }
+        }
+        assertThat(tests).as("relative links found").isNotEmpty();
+        return tests.stream();
+    }
+
+    @Test
+    void everyPageOfTheDocsIsChecked() {
+        assertThat(DOCUMENTS).contains(Path.of("README.md"), Path.of("CONTRIBUTING.md"), Path.of("docs/guides/bans.md"),
+                Path.of("server-config/README.md"), Path.of("it-tests/README.md"));
+    }
+
+    @Test
+    void aLinkToAMissingFileOrHeadingFails() {
+        Markdown missingFile = markdown("# L\n\nSee [the guide](no-such-page.md).\n");
+        assertThatThrownBy(() -> link(missingFile.links().get(0))).hasMessageContaining("no-such-page.md")
+                .hasMessageContaining("does not exist");
+        Markdown missingHeading = markdown("# L\n\n## Real heading\n\nSee [below](#real-heading) and [there](#no-heading).\n");
+        assertThat(link(missingHeading.links().get(0))).contains("heading");
+        assertThatThrownBy(() -> link(missingHeading.links().get(1))).hasMessageContaining("#no-heading")
+                .hasMessageContaining("real-heading");
     }
 
     @Test
@@ -195,6 +240,9 @@ class ReadmeTest {
                 requireNoMarker(block, marker);
                 return CHECKS.yaml(where, block.text());
             case "bash", "sh", "shell":
+                if (marker.equals("your-project")) {
+                    return CHECKS.bashInTheReadersProject(where, block.text());
+                }
                 requireNoMarker(block, marker);
                 return CHECKS.bash(where, block.file(), block.text());
             case "http":
@@ -231,7 +279,57 @@ class ReadmeTest {
                 + " (properties, java, xml, yaml, bash, http), or, for a text block, put on the line before it"
                 + " <!-- readme: invalid --> (before a properties block that must fail: its message follows in a text block),"
                 + " <!-- readme: layout --> (a file tree: every path must exist) or <!-- readme: illustration -->"
-                + " (shows what no test can check; listed as not checked). See README.md, \"Tests\".");
+                + " (shows what no test can check; listed as not checked). See CONTRIBUTING.md, \"Examples in the docs\".");
+    }
+
+    /** @return what the link resolves to; fails if its file, or the heading after {@code #}, does not exist */
+    static String link(Markdown.Link link) {
+        String target = link.target();
+        int hash = target.indexOf('#');
+        String path = hash < 0 ? target : target.substring(0, hash);
+        String anchor = hash < 0 ? null : target.substring(hash + 1);
+        Path dir = link.file().getParent() == null ? Path.of("") : link.file().getParent();
+        Path file = path.isEmpty() ? link.file() : dir.resolve(path).normalize();
+        if (!Files.exists(ROOT.resolve(file))) {
+            if (EXPECTED_MISSING.contains(file)) {
+                return "NOT CHECKED: " + file + " is added by another change, expected missing until then";
+            }
+            throw new AssertionError(link.where() + ": the link " + target + " names " + file + ", which does not exist");
+        }
+        if (anchor == null) {
+            return file + " exists";
+        }
+        if (!file.toString().endsWith(".md")) {
+            throw new AssertionError(link.where() + ": the link " + target + " has an anchor, but " + file + " is no Markdown page");
+        }
+        List<String> anchors = Markdown.read(ROOT, file).anchors();
+        if (!anchors.contains(anchor)) {
+            throw new AssertionError(link.where() + ": the link " + target + " names the heading #" + anchor + ", which "
+                    + file + " does not have; its headings: " + anchors);
+        }
+        return file + " has the heading #" + anchor;
+    }
+
+    /** @return README.md, CONTRIBUTING.md, every page of docs/, the server files' and it-tests' READMEs, the examples' */
+    private static List<Path> documents() {
+        List<Path> documents = new ArrayList<>(List.of(Path.of("README.md"), Path.of("CONTRIBUTING.md")));
+        try (Stream<Path> docs = Files.walk(ROOT.resolve("docs"))) {
+            docs.filter(f -> f.toString().endsWith(".md")).map(ROOT::relativize).sorted().forEach(documents::add);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        documents.add(Path.of("server-config/README.md"));
+        documents.add(Path.of("it-tests/README.md"));
+        Path examples = ROOT.resolve("examples");
+        if (Files.isDirectory(examples)) {
+            try (Stream<Path> projects = Files.list(examples)) {
+                projects.map(p -> p.resolve("README.md")).filter(Files::exists).map(ROOT::relativize).sorted()
+                        .forEach(documents::add);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return List.copyOf(documents);
     }
 
     private static String java(String where, String code) {

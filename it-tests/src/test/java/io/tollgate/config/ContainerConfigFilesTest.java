@@ -60,7 +60,6 @@ class ContainerConfigFilesTest {
     private static final Path COMPOSE = SERVER_CONFIG.resolve("compose");
     private static final Path COMPOSE_FILE = COMPOSE.resolve("compose.yaml");
     private static final Path ENV_EXAMPLE = COMPOSE.resolve("tollgate.env.example");
-    private static final Path README = Path.of("../README.md");
 
     /** What the downward API and the Secret give a pod here, in place of the cluster's. */
     private static final String POD_IP = "10.0.0.7";
@@ -484,7 +483,7 @@ class ContainerConfigFilesTest {
     /** The environment variable of each global property, as MicroProfile Config looks it up, and the property. */
     private static final Map<String, String> KNOWN = Stream.concat(GlobalProperties.ALL.stream().map(Property::name),
             Stream.of(ConfigReader.RULES)).collect(Collectors.toMap(ContainerConfigFilesTest::environmentName, Function.identity()));
-    /** The attributes of a rule, as the README's reference lists them (DocumentedPropertiesTest keeps it complete). */
+    /** The attributes of a rule, as Tollgate's configuration reader knows them. */
     private static final List<String> RULE_ATTRIBUTES = ruleAttributes();
 
     /**
@@ -514,25 +513,18 @@ class ContainerConfigFilesTest {
         return null;
     }
 
-    /** @return the attributes of the README's table "Rules: tollgate.rules.<name>.<attribute>", aliases too, longest first */
+    /**
+     * @return the attributes of a rule, aliases too, longest first, as Tollgate's configuration reader knows them:
+     *         from its refusal of an unknown one ("unknown rule attribute 'x'; known ones are rate, tokens-per-second, ...")
+     */
     private static List<String> ruleAttributes() {
-        List<String> attributes = new ArrayList<>();
-        boolean inTable = false;
-        try {
-            for (String line : Files.readAllLines(README)) {
-                if (line.startsWith("### ")) {
-                    inTable = line.startsWith("### Rules: `tollgate.rules.<name>.<attribute>`");
-                } else if (inTable && line.startsWith("| `")) {
-                    Matcher attribute = Pattern.compile("`([a-z-]+)`").matcher(line.substring(0, line.indexOf('|', 1)));
-                    while (attribute.find()) {
-                        attributes.add(attribute.group(1));
-                    }
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        assertTrue(attributes.contains("rate") && attributes.contains("on-store-failure"), "the README's rule attributes: " + attributes);
+        Map<String, String> properties = Map.of("tollgate.rules.probe.rate", "1", "tollgate.rules.probe.no-such-attribute", "1");
+        InvalidConfigurationException refused = org.junit.jupiter.api.Assertions.assertThrows(InvalidConfigurationException.class,
+                () -> ConfigReader.read(Settings.of(properties), List.of()));
+        Matcher known = Pattern.compile("known ones are ([a-z, -]+)").matcher(refused.getMessage());
+        assertTrue(known.find(), "the reader names the rule attributes it knows: " + refused.getMessage());
+        List<String> attributes = new ArrayList<>(List.of(known.group(1).split(",\\s*")));
+        assertTrue(attributes.contains("rate") && attributes.contains("on-store-failure"), "the rule attributes: " + attributes);
         attributes.sort(Comparator.comparingInt(String::length).reversed());
         return List.copyOf(attributes);
     }

@@ -35,7 +35,7 @@ public final class Main {
             "         [--strip-prefix PREFIX] [--out DIR]",
             "      apply the rules to the requests of an access log; same outputs",
             "  guide [--out DIR]",
-            "      the tuning guide's scenarios, each with the recommended burst and a wrong one (default DIR docs/tuning)",
+            "      the tuning guide's scenarios, each with the recommended burst and a wrong one (default DIR docs/guides/tuning)",
             "DIR defaults to target/simulation.");
 
     /** Tollgate logs a shadow rule's would-be denials at INFO: the simulator counts them instead. Held so it stays set. */
@@ -65,7 +65,7 @@ public final class Main {
                     io.tollgate.simulator.replay.ReplayCommand.run(options, out);
                     return 0;
                 case "guide":
-                    TuningGuide.write(options.path("--out", Path.of("docs/tuning")), out);
+                    TuningGuide.write(options.path("--out", Path.of("docs/guides/tuning")), out);
                     return 0;
                 default:
                     throw new InvalidInputException("Unknown command '" + args[0] + "'\n" + USAGE, List.of("unknown command " + args[0]));

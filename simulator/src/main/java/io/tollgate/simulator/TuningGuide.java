@@ -18,10 +18,10 @@ import java.util.Map;
 import java.util.function.BiFunction;
 
 /**
- * The README's tuning guide: four scenarios ({@code simulator/scenarios/*.properties}), each run with
+ * The tuning guide (docs/guides/tuning.md): four scenarios ({@code simulator/scenarios/*.properties}), each run with
  * the recommended rule and with one wrong setting, drawn side by side, with one sentence (its numbers
  * from the runs) on what the difference means. Writes {@code <scenario>.svg}, {@code .png} and
- * {@code tuning.md} (the text, ready for the README).
+ * {@code tuning.md} (the text, ready for the guide).
  */
 final class TuningGuide {
 

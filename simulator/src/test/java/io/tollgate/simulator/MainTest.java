@@ -123,9 +123,9 @@ class MainTest {
         }
         String generated = Files.readString(dir.resolve("tuning.md"));
         assertThat(generated).contains("#### Interactive API", "![", "interactive.svg");
-        // what is committed is what the command generates, and the README shows it
-        assertThat(Files.readString(Path.of("../docs/tuning/tuning.md"))).isEqualTo(generated);
-        String readme = Files.readString(Path.of("../README.md"));
+        // what is committed is what the command generates, and the tuning guide shows it
+        assertThat(Files.readString(Path.of("../docs/guides/tuning/tuning.md"))).isEqualTo(generated);
+        String readme = Files.readString(Path.of("../docs/guides/tuning.md"));
         for (String paragraph : generated.split("\n\n")) {
             if (paragraph.startsWith("#### ") || (!paragraph.isBlank() && Character.isUpperCase(paragraph.charAt(0))
                     && !paragraph.startsWith("Recommended") && !paragraph.startsWith("Wrong") && !paragraph.startsWith("Denied"))) {
@@ -133,7 +133,7 @@ class MainTest {
             }
         }
         for (String name : new String[] {"interactive", "strict", "llm", "batch"}) {
-            assertThat(readme).contains("](docs/tuning/" + name + ".svg)");
+            assertThat(readme).contains("](tuning/" + name + ".svg)");
         }
     }
 
