@@ -519,7 +519,7 @@ class ContainerConfigFilesTest {
      */
     private static List<String> ruleAttributes() {
         Map<String, String> properties = Map.of("tollgate.rules.probe.rate", "1", "tollgate.rules.probe.no-such-attribute", "1");
-        InvalidConfigurationException refused = org.junit.jupiter.api.Assertions.assertThrows(InvalidConfigurationException.class,
+        InvalidConfigurationException refused = assertThrows(InvalidConfigurationException.class,
                 () -> ConfigReader.read(Settings.of(properties), List.of()));
         Matcher known = Pattern.compile("known ones are ([a-z, -]+)").matcher(refused.getMessage());
         assertTrue(known.find(), "the reader names the rule attributes it knows: " + refused.getMessage());
