@@ -45,7 +45,8 @@ class ReadmeTest {
 
     static final Path ROOT = Path.of(System.getProperty("basedir", "."));
     static final List<Path> DOCUMENTS = List.of(Path.of("README.md"), Path.of("server-config/README.md"),
-            Path.of("it-tests/README.md"));
+            Path.of("it-tests/README.md"), Path.of("docs/reference/configuration.md"), Path.of("docs/reference/errors.md"),
+            Path.of("docs/reference/http.md"), Path.of("docs/reference/metrics-and-events.md"), Path.of("docs/reference/admin.md"));
     /** The section QuickStartIT deploys on both servers, the only one whose HTTP example is compared with them. */
     static final String QUICK_START = "Quick start";
     private static final Pattern INLINE_PROPERTY = Pattern.compile("tollgate\\.[\\w.$-]*=\\S.*");
