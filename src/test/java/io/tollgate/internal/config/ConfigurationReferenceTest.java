@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  */
 class ConfigurationReferenceTest {
 
-    static final String REGENERATE = "./mvnw -o -q -B test -Dtest=ConfigurationReferenceTest -Dtollgate.docs.write=true";
+    /** Writes both generated reference parts: this page and the refused values of the error messages page. */
+    static final String REGENERATE = "./mvnw -o -q -B test -Dtest='ConfigurationReferenceTest,ErrorsReferenceTest' -Dtollgate.docs.write=true";
 
     private static final Path ROOT = Path.of(System.getProperty("basedir", "."));
 

@@ -53,7 +53,7 @@ class ErrorsReferenceTest {
         }
         List<String> differences = ConfigurationReferenceTest.LineDiff.between(expected, text);
         assertThat(differences).as(PAGE + " differs from what the reader answers (- the reader, + the page); regenerate it with: "
-                + ConfigurationReferenceTest.REGENERATE.replace("ConfigurationReferenceTest", "ErrorsReferenceTest") + "\n"
+                + ConfigurationReferenceTest.REGENERATE + "\n"
                 + String.join("\n", differences)).isEmpty();
     }
 
