@@ -14,8 +14,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Bad values for every property of the README's configuration reference, and that reference read
- * from the README itself, so a property documented without a bad value here fails a test.
+ * Bad values for every property of the configuration reference ({@value ConfigurationReference#PAGE}), and that
+ * reference read from the page itself, so a property documented without a bad value here fails a test.
  * A rule attribute is written for the rule {@code search}: {@code tollgate.rules.search.<attribute>}.
  */
 public final class BadConfiguration {
@@ -144,7 +144,7 @@ public final class BadConfiguration {
     }
 
     /**
-     * @return the properties the README's configuration reference lists: rule attributes (as
+     * @return the properties the configuration reference lists: rule attributes (as
      *         {@code tollgate.rules.search.<attribute>}, aliases included), {@code tollgate.rules},
      *         and every global property
      */
@@ -157,8 +157,8 @@ public final class BadConfiguration {
     }
 
     /**
-     * @return the default the README's tables give each rule attribute (as {@code tollgate.rules.search.<attribute>},
-     *         an alias with the attribute it stands for) and each global property, in the README's order
+     * @return the default the reference's tables give each rule attribute (as {@code tollgate.rules.search.<attribute>},
+     *         an alias with the attribute it stands for) and each global property, in the reference's order
      */
     public static Map<String, String> documentedDefaults() {
         Map<String, String> defaults = new LinkedHashMap<>();
@@ -187,7 +187,7 @@ public final class BadConfiguration {
 
     private static List<String> readme() {
         try {
-            return Files.readAllLines(Path.of(System.getProperty("basedir", "."), "README.md"));
+            return Files.readAllLines(Path.of(System.getProperty("basedir", "."), ConfigurationReference.PAGE));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -17,13 +17,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The README documents exactly the properties the tables declare ({@link GlobalProperties},
+ * The configuration reference documents exactly the properties the tables declare ({@link GlobalProperties},
  * {@link RuleAttributes}), each with its default, and a bad value of each fails alone with its
  * property and value.
  */
 class DocumentedPropertiesTest {
 
-    /** The README and the reader know the same properties, so the walk below covers what users are told about. */
+    /** The reference page and the reader know the same properties, so the walk below covers what users are told about. */
     @Test
     void theReadmeDocumentsExactlyThePropertiesTheReaderKnows() {
         Set<String> known = new TreeSet<>(GlobalProperties.names());
