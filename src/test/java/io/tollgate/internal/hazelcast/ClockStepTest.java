@@ -6,6 +6,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.core.TokenBucket;
+import io.tollgate.testing.Await;
 import io.tollgate.testing.HazelcastTestCluster;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -85,6 +86,11 @@ class ClockStepTest {
             }
             HazelcastBucketStore store = new HazelcastBucketStore(own.member(0), BucketMapConfig.DEFAULT_MAP_NAME, true);
             assertThat(take(store, key)).isEqualTo(10);
+            // A synchronous backup is acknowledged within Hazelcast's backup timeout, not always before the call
+            // returns: the bucket's backup must be there before its owner dies.
+            Await.until("the bucket's backup on another member", Duration.ofSeconds(30), () ->
+                    own.member(0).getMap(BucketMapConfig.DEFAULT_MAP_NAME).getLocalMapStats().getBackupEntryCount()
+                            + own.member(1).getMap(BucketMapConfig.DEFAULT_MAP_NAME).getLocalMapStats().getBackupEntryCount() >= 1);
             own.stepClock(0, Duration.ofMinutes(-1));
             own.stepClock(1, Duration.ofMinutes(-1));
             own.member(2).getLifecycleService().terminate();
