@@ -1,8 +1,8 @@
 package io.tollgate.internal.http;
 
 import io.tollgate.Decision;
-import io.tollgate.internal.request.InvalidCostException;
-import io.tollgate.internal.request.MissingKeyException;
+import io.tollgate.InvalidCostException;
+import io.tollgate.MissingKeyException;
 
 /** RFC 9457 {@code application/problem+json} bodies for 429, 403 (a ban) and 400 answers. */
 public final class ProblemBodies {

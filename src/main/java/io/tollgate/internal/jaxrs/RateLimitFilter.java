@@ -1,11 +1,11 @@
 package io.tollgate.internal.jaxrs;
 
+import io.tollgate.InvalidCostException;
+import io.tollgate.MissingKeyException;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.limiter.RequestGate;
 import io.tollgate.internal.limiter.RuleCheck;
 import io.tollgate.internal.request.IncomingRequest;
-import io.tollgate.internal.request.InvalidCostException;
-import io.tollgate.internal.request.MissingKeyException;
 import io.tollgate.internal.runtime.Binding;
 import io.tollgate.internal.runtime.RequestRecord;
 import io.tollgate.internal.runtime.Tollgate;

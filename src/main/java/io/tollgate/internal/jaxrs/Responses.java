@@ -1,14 +1,14 @@
 package io.tollgate.internal.jaxrs;
 
 import io.tollgate.Decision;
+import io.tollgate.InvalidCostException;
+import io.tollgate.MissingKeyException;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.http.ProblemBodies;
 import io.tollgate.internal.http.RateLimitHeaders;
 import io.tollgate.internal.http.RetryAfter;
 import io.tollgate.internal.limiter.RuleCheck;
-import io.tollgate.internal.request.InvalidCostException;
-import io.tollgate.internal.request.MissingKeyException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
@@ -38,7 +38,7 @@ final class Responses {
     }
 
     /** @return 429, or the {@code ban-status} of the rule that banned the key */
-    private static int status(TollgateConfig config, Decision decision) {
+    static int status(TollgateConfig config, Decision decision) {
         RuleConfig rule = decision.banned() ? config.rule(decision.rule()) : null;
         return rule != null && rule.ban() != null ? rule.ban().status() : Response.Status.TOO_MANY_REQUESTS.getStatusCode();
     }

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.tollgate.Decision;
+import io.tollgate.InvalidCostException;
 import io.tollgate.internal.limiter.Decisions;
 import io.tollgate.internal.request.CostSpec;
-import io.tollgate.internal.request.InvalidCostException;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
