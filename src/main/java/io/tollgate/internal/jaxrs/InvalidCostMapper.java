@@ -11,6 +11,6 @@ public class InvalidCostMapper implements ExceptionMapper<InvalidCostException> 
 
     @Override
     public Response toResponse(InvalidCostException exception) {
-        return Responses.invalidCost(exception);
+        return Responses.invalidCost(exception, RefusalBodies.current());
     }
 }

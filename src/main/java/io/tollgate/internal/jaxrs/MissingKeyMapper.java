@@ -11,6 +11,6 @@ public class MissingKeyMapper implements ExceptionMapper<MissingKeyException> {
 
     @Override
     public Response toResponse(MissingKeyException exception) {
-        return Responses.missingKey(exception);
+        return Responses.missingKey(exception, RefusalBodies.current());
     }
 }

@@ -1,0 +1,41 @@
+package io.tollgate.app;
+
+import io.tollgate.InvalidCostException;
+import io.tollgate.MissingKeyException;
+import io.tollgate.RateLimitExceededException;
+import io.tollgate.RateLimitRefusedException;
+import io.tollgate.jaxrs.RefusalBody;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.client.Entity;
+
+/** The application's bodies of Tollgate's refusals, as the test sets them: Tollgate's, its own, or a failure. */
+@ApplicationScoped
+public class ShapedRefusals implements RefusalBody {
+
+    /** How the bean answers. */
+    public enum Mode { TOLLGATES, OWN, FAILING }
+
+    private static volatile Mode mode = Mode.TOLLGATES;
+
+    /** Sets how the bean answers from now on. */
+    public static void answer(Mode answer) {
+        mode = answer;
+    }
+
+    @Override
+    public Entity<?> body(RateLimitRefusedException refusal) {
+        switch (mode) {
+            case OWN:
+                String retry = refusal instanceof RateLimitExceededException exceeded
+                        ? ", retry after " + exceeded.decision().retryAfterSeconds() + " s" : "";
+                String why = refusal instanceof MissingKeyException ? "missing key"
+                        : refusal instanceof InvalidCostException ? "invalid cost" : "exceeded";
+                return Entity.entity("refused by rule '" + refusal.rule() + "' with " + refusal.status() + " (" + why + ")" + retry,
+                        "text/plain");
+            case FAILING:
+                throw new IllegalStateException("the application's body is broken");
+            default:
+                return null;
+        }
+    }
+}
