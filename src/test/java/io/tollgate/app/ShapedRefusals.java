@@ -5,8 +5,10 @@ import io.tollgate.MissingKeyException;
 import io.tollgate.RateLimitExceededException;
 import io.tollgate.RateLimitRefusedException;
 import io.tollgate.jaxrs.RefusalBody;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.client.Entity;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** The application's bodies of Tollgate's refusals, as the test sets them: Tollgate's, its own, or a failure. */
 @ApplicationScoped
@@ -16,6 +18,17 @@ public class ShapedRefusals implements RefusalBody {
     public enum Mode { TOLLGATES, OWN, FAILING }
 
     private static volatile Mode mode = Mode.TOLLGATES;
+    private static final AtomicInteger MADE = new AtomicInteger();
+
+    @PostConstruct
+    void made() {
+        MADE.incrementAndGet();
+    }
+
+    /** @return how many instances the container has made of this bean */
+    public static int instances() {
+        return MADE.get();
+    }
 
     /** Sets how the bean answers from now on. */
     public static void answer(Mode answer) {

@@ -111,6 +111,8 @@ class RefusalBodyTest {
         assertThat(json(tollgates).getString("rule")).isEqualTo("filtered");
         assertThat(tollgatesHeaders(tollgates)).containsOnlyKeys(TOLLGATES_HEADERS);
         sameButTheBody(tollgates, own, "refused by rule 'filtered' with 429 (exceeded), retry after 3600 s");
+        get(Mode.OWN, "refusals/filtered", "X-Api-Key", key);
+        assertThat(ShapedRefusals.instances()).as("the application-scoped bean is asked, never destroyed").isEqualTo(1);
     }
 
     @Test

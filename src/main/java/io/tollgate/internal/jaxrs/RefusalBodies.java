@@ -4,6 +4,7 @@ import io.tollgate.RateLimitRefusedException;
 import io.tollgate.internal.http.ProblemBodies;
 import io.tollgate.internal.limiter.ThrottledLog;
 import io.tollgate.jaxrs.RefusalBody;
+import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.client.Entity;
@@ -48,8 +49,10 @@ final class RefusalBodies {
         }
     }
 
+    /** @return the bean's body, or {@code null} if it gives none or fails; a {@code @Dependent} bean made for it is destroyed */
     private Entity<?> ask(RateLimitRefusedException refusal) {
-        try (Instance.Handle<RefusalBody> bean = beans.getHandle()) {
+        Instance.Handle<RefusalBody> bean = beans.getHandle();
+        try {
             return bean.get().body(refusal);
         } catch (RuntimeException e) {
             if (FAILED.due()) {
@@ -57,6 +60,10 @@ final class RefusalBodies {
                         + "'; Tollgate answered with its default body", e);
             }
             return null;
+        } finally {
+            if (bean.getBean().getScope() == Dependent.class) {
+                bean.destroy();
+            }
         }
     }
 }
