@@ -38,7 +38,7 @@ public record BucketStatus(String rule, String keyHash, List<LimitStatus> limits
      */
     public BucketStatus(String rule, String keyHash, List<LimitStatus> limits, boolean fromStore, Instant bannedUntil) {
         this(rule, keyHash, limits, fromStore,
-                fromStore && limits.stream().anyMatch(limit -> limit.remaining() < limit.limit()), bannedUntil);
+                fromStore && limits.stream().anyMatch(limit -> limit.remaining() < limit.burst()), bannedUntil);
     }
 
     /** @return whether the key is banned by the rule now (its requests are refused whatever the bucket holds) */
@@ -48,24 +48,24 @@ public record BucketStatus(String rule, String keyHash, List<LimitStatus> limits
 
     /** @return {@code true} if the store answered and every limit is full */
     public boolean full() {
-        return fromStore && limits.stream().allMatch(limit -> limit.remaining() == limit.limit());
+        return fromStore && limits.stream().allMatch(limit -> limit.remaining() == limit.burst());
     }
 
     /**
      * Where one limit of a bucket stands.
      *
      * @param remaining whole tokens left
-     * @param limit     the limit's capacity (burst)
+     * @param burst     the limit's capacity
      * @param untilFull the time until it is full again; zero when full
      */
-    public record LimitStatus(long remaining, long limit, Duration untilFull) {
+    public record LimitStatus(long remaining, long burst, Duration untilFull) {
 
         /** @throws IllegalArgumentException if a number is negative */
         public LimitStatus {
             Objects.requireNonNull(untilFull, "untilFull");
-            if (remaining < 0 || limit < 0 || untilFull.isNegative()) {
-                throw new IllegalArgumentException("a limit's numbers are never negative: remaining " + remaining + ", limit "
-                        + limit + ", untilFull " + untilFull);
+            if (remaining < 0 || burst < 0 || untilFull.isNegative()) {
+                throw new IllegalArgumentException("a limit's numbers are never negative: remaining " + remaining + ", burst "
+                        + burst + ", untilFull " + untilFull);
             }
         }
     }

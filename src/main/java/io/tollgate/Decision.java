@@ -18,7 +18,7 @@ import java.util.Objects;
  * @param allowed           {@code true} if the request may proceed; its cost has then been charged
  * @param cost              the tokens the request asked for
  * @param remaining         whole tokens left in the reported limit after this decision
- * @param limit             the capacity (burst) of the reported limit
+ * @param burst             the capacity (burst) of the reported limit
  * @param limitIndex        the position of the reported limit within its rule, from 0 in configuration order
  * @param resetAfterMicros  microseconds until the reported limit is full again
  * @param retryAfterMicros  for a denial, the exact microseconds until the request's cost is available in every
@@ -32,7 +32,7 @@ import java.util.Objects;
  *                          {@code allowed} is then {@code false}, nothing was charged, and {@code retryAfterMicros} is
  *                          the time left of the ban
  */
-public record Decision(String rule, boolean allowed, long cost, long remaining, long limit, int limitIndex,
+public record Decision(String rule, boolean allowed, long cost, long remaining, long burst, int limitIndex,
         long resetAfterMicros, long retryAfterMicros, boolean shadowDenied, boolean storeUnavailable, boolean banned) {
 
     private static final long MICROS_PER_SECOND = 1_000_000L;
@@ -43,9 +43,9 @@ public record Decision(String rule, boolean allowed, long cost, long remaining, 
      */
     public Decision {
         Objects.requireNonNull(rule, "rule");
-        if (cost < 0 || remaining < 0 || limit < 0 || limitIndex < 0 || resetAfterMicros < 0 || retryAfterMicros < 0) {
+        if (cost < 0 || remaining < 0 || burst < 0 || limitIndex < 0 || resetAfterMicros < 0 || retryAfterMicros < 0) {
             throw new IllegalArgumentException("a decision's numbers are never negative: cost " + cost + ", remaining "
-                    + remaining + ", limit " + limit + ", limitIndex " + limitIndex + ", resetAfterMicros "
+                    + remaining + ", burst " + burst + ", limitIndex " + limitIndex + ", resetAfterMicros "
                     + resetAfterMicros + ", retryAfterMicros " + retryAfterMicros);
         }
         if (shadowDenied && !allowed) {
@@ -57,9 +57,9 @@ public record Decision(String rule, boolean allowed, long cost, long remaining, 
     }
 
     /** A decision that is no ban: the canonical constructor with {@code banned} {@code false}. */
-    public Decision(String rule, boolean allowed, long cost, long remaining, long limit, int limitIndex,
+    public Decision(String rule, boolean allowed, long cost, long remaining, long burst, int limitIndex,
             long resetAfterMicros, long retryAfterMicros, boolean shadowDenied, boolean storeUnavailable) {
-        this(rule, allowed, cost, remaining, limit, limitIndex, resetAfterMicros, retryAfterMicros, shadowDenied, storeUnavailable,
+        this(rule, allowed, cost, remaining, burst, limitIndex, resetAfterMicros, retryAfterMicros, shadowDenied, storeUnavailable,
                 false);
     }
 
@@ -102,7 +102,7 @@ public record Decision(String rule, boolean allowed, long cost, long remaining, 
     @Override
     public String toString() {
         return "Decision{rule=" + rule + ", " + (allowed ? "allowed" : "denied") + ", cost=" + cost
-                + ", remaining=" + remaining + ", limit=" + limit + ", limitIndex=" + limitIndex
+                + ", remaining=" + remaining + ", burst=" + burst + ", limitIndex=" + limitIndex
                 + ", resetAfter=" + resetAfter() + ", retryAfter=" + retryAfter()
                 + (shadowDenied ? ", shadowDenied" : "") + (storeUnavailable ? ", storeUnavailable" : "")
                 + (banned ? ", banned" : "") + '}';
@@ -115,7 +115,7 @@ public record Decision(String rule, boolean allowed, long cost, long remaining, 
         private boolean allowed = true;
         private long cost = 1;
         private long remaining;
-        private long limit;
+        private long burst;
         private int limitIndex;
         private long resetAfterMicros;
         private long retryAfterMicros;
@@ -145,9 +145,9 @@ public record Decision(String rule, boolean allowed, long cost, long remaining, 
             return this;
         }
 
-        /** @return this builder, reporting the limit at {@code limitIndex} in its rule, of capacity {@code limit} */
-        public Builder limit(long limit, int limitIndex) {
-            this.limit = limit;
+        /** @return this builder, reporting the limit at {@code limitIndex} in its rule, of capacity {@code burst} */
+        public Builder burst(long burst, int limitIndex) {
+            this.burst = burst;
             this.limitIndex = limitIndex;
             return this;
         }
@@ -187,7 +187,7 @@ public record Decision(String rule, boolean allowed, long cost, long remaining, 
          * @throws IllegalArgumentException as {@link Decision#Decision} does
          */
         public Decision build() {
-            return new Decision(rule, allowed, cost, remaining, limit, limitIndex, resetAfterMicros, retryAfterMicros,
+            return new Decision(rule, allowed, cost, remaining, burst, limitIndex, resetAfterMicros, retryAfterMicros,
                     shadowDenied, storeUnavailable, banned);
         }
 

@@ -11,14 +11,14 @@ class DecisionTest {
 
     @Test
     void aBuiltDenialReadsAsItWasBuilt() {
-        Decision decision = Decision.builder("search").allowed(false).cost(3).remaining(1).limit(20, 1)
+        Decision decision = Decision.builder("search").allowed(false).cost(3).remaining(1).burst(20, 1)
                 .resetAfter(Duration.ofMillis(1_950)).retryAfter(Duration.ofNanos(50_000_999)).build();
         assertThat(decision).isEqualTo(new Decision("search", false, 3, 1, 20, 1, 1_950_000, 50_000, false, false));
         assertThat(decision.retryAfter()).isEqualTo(Duration.ofMillis(50));
         assertThat(decision.retryAfterSeconds()).isEqualTo(1);
         assertThat(decision.resetAfter()).isEqualTo(Duration.ofMillis(1_950));
         assertThat(decision.resetAfterSeconds()).isEqualTo(2);
-        assertThat(decision).hasToString("Decision{rule=search, denied, cost=3, remaining=1, limit=20, limitIndex=1, "
+        assertThat(decision).hasToString("Decision{rule=search, denied, cost=3, remaining=1, burst=20, limitIndex=1, "
                 + "resetAfter=PT1.95S, retryAfter=PT0.05S}");
     }
 
@@ -28,7 +28,7 @@ class DecisionTest {
         assertThat(decision).isEqualTo(new Decision("search", true, 1, 0, 0, 0, 0, 0, false, false));
         assertThat(decision.retryAfter()).isZero();
         assertThat(Decision.builder("trial").allowed(true).shadowDenied(true).storeUnavailable(true).build())
-                .hasToString("Decision{rule=trial, allowed, cost=1, remaining=0, limit=0, limitIndex=0, resetAfter=PT0S, "
+                .hasToString("Decision{rule=trial, allowed, cost=1, remaining=0, burst=0, limitIndex=0, resetAfter=PT0S, "
                         + "retryAfter=PT0S, shadowDenied, storeUnavailable}");
     }
 

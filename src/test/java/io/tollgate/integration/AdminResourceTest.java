@@ -105,11 +105,11 @@ class AdminResourceTest {
             HttpResponse<String> inspected = post(app, "tollgate/admin/rules/search/inspect", key, "tollgate-admin");
             assertThat(inspected.statusCode()).isEqualTo(200);
             assertThat(inspected.body()).startsWith("{\"rule\":\"search\",\"keyHash\":\"" + hash
-                    + "\",\"fromStore\":true,\"found\":true,\"full\":false,\"bannedUntil\":null,\"limits\":[{\"remaining\":0,\"limit\":2,\"untilFullSeconds\":").doesNotContain(key);
+                    + "\",\"fromStore\":true,\"found\":true,\"full\":false,\"bannedUntil\":null,\"limits\":[{\"remaining\":0,\"burst\":2,\"untilFullSeconds\":").doesNotContain(key);
             HttpResponse<String> reset = post(app, "tollgate/admin/rules/search/reset", key, "tollgate-admin");
             assertThat(reset.statusCode()).isEqualTo(200);
             assertThat(reset.body()).isEqualTo("{\"rule\":\"search\",\"keyHash\":\"" + hash
-                    + "\",\"fromStore\":true,\"found\":true,\"full\":true,\"bannedUntil\":null,\"limits\":[{\"remaining\":2,\"limit\":2,\"untilFullSeconds\":0}]}");
+                    + "\",\"fromStore\":true,\"found\":true,\"full\":true,\"bannedUntil\":null,\"limits\":[{\"remaining\":2,\"burst\":2,\"untilFullSeconds\":0}]}");
             assertThat(app.get("search?q=a", "X-Api-Key", key).statusCode()).isEqualTo(200);
 
             HttpResponse<String> unknown = post(app, "tollgate/admin/rules/nope/reset", key, "tollgate-admin");

@@ -150,4 +150,18 @@ class BansTest {
             assertThat(ban.retryAfter()).isEqualTo(Duration.ofHours(1));
         }
     }
+
+    @Test
+    void aCdiMethodsBanCarriesItsRulesBanStatus() throws Exception {
+        try (TestApp app = app("403").property("tollgate.rules.greet-by-ip.ban-status", "403").start()) {
+            GreetingService service = app.bean(GreetingService.class);
+            assertThat(service.greet("a")).isEqualTo("hello a");
+            RateLimitExceededException denied = catchThrowableOfType(RateLimitExceededException.class, () -> service.greet("b"));
+            assertThat(denied.status()).as("the denial that starts the ban").isEqualTo(429);
+            RateLimitExceededException ban = catchThrowableOfType(RateLimitExceededException.class, () -> service.greet("c"));
+            assertThat(ban.decision().banned()).isTrue();
+            assertThat(ban.status()).isEqualTo(403);
+            assertThat(ban.rule()).isEqualTo("greet-by-ip");
+        }
+    }
 }

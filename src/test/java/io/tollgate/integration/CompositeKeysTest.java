@@ -79,12 +79,12 @@ class CompositeKeysTest {
             assertThat(emptied.full()).isFalse();
             assertThat(emptied.limits()).singleElement().satisfies(limit -> {
                 assertThat(limit.remaining()).isZero();
-                assertThat(limit.limit()).isEqualTo(3);
+                assertThat(limit.burst()).isEqualTo(3);
             });
             HttpResponse<String> inspected = post(app, "inspect", KEY);
             assertThat(inspected.statusCode()).isEqualTo(200);
             assertThat(inspected.body()).contains("\"keyHash\":\"" + BucketKeys.hash(KEY) + "\"", "\"found\":true,\"full\":false",
-                    "\"remaining\":0,\"limit\":3");
+                    "\"remaining\":0,\"burst\":3");
 
             BucketStatus reset = admin.reset("api", KEY);
             assertThat(reset.found()).isTrue();

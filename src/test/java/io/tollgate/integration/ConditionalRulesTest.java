@@ -4,9 +4,11 @@ import static io.tollgate.testing.Http.header;
 import static io.tollgate.testing.Http.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.tollgate.MissingKeyException;
+import io.tollgate.RateLimitRefusedException;
 import io.tollgate.app.GuardedResource;
-import io.tollgate.internal.request.MissingKeyException;
 import io.tollgate.testing.HazelcastTestCluster;
 import io.tollgate.testing.SharedCluster;
 import io.tollgate.testing.TestApp;
@@ -161,5 +163,15 @@ class ConditionalRulesTest {
         assertThatThrownBy(service::service).isInstanceOf(MissingKeyException.class)
                 .hasMessage("Rate limit rule 'keyed-service' needs header:x-api-key for its key, and a call outside an HTTP "
                         + "request has none (on-missing-key=reject); give such calls their key with @RateLimitKey or RateLimiter.");
+    }
+
+    @Test
+    void aRefusalIsCaughtAsTheOneBaseTypeOfTollgatesRefusals() {
+        GuardedResource service = app.bean(GuardedResource.class);
+        RateLimitRefusedException refused = catchThrowableOfType(RateLimitRefusedException.class, service::service);
+        assertThat(refused).isInstanceOf(MissingKeyException.class);
+        assertThat(refused.rule()).isEqualTo("keyed-service");
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(((MissingKeyException) refused).part()).isEqualTo("header:x-api-key");
     }
 }

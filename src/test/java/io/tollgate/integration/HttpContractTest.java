@@ -91,7 +91,7 @@ class HttpContractTest {
         assertThat(problem.getJsonArray("violated-policies").getString(0)).isEqualTo("search");
         assertThat(problem.getInt("status")).isEqualTo(429);
         assertThat(problem.getString("rule")).isEqualTo("search");
-        assertThat(problem.getInt("limit")).isEqualTo(3);
+        assertThat(problem.getInt("burst")).isEqualTo(3);
         assertThat(problem.getInt("remaining")).isZero();
         assertThat(problem.getJsonNumber("retryAfter").longValue()).isEqualTo(retryAfter);
         assertThat(problem.getString("detail")).contains("'search'").contains("Retry after " + retryAfter + " s");

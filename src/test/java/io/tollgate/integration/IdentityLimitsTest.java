@@ -81,7 +81,7 @@ class IdentityLimitsTest {
         assertThat(allowedOf("identity/annotated", caller("pro-user", "5/1h"), 8, "\"plan\";q=5;w=3600")).isEqualTo(5);
         HttpResponse<String> denied = app.get("identity/annotated", "Authorization", caller("pro-user", "5/1h"));
         assertThat(denied.statusCode()).isEqualTo(429);
-        assertThat(json(denied).getInt("limit")).isEqualTo(5);
+        assertThat(json(denied).getInt("burst")).isEqualTo(5);
         assertThat(json(denied).getString("detail")).startsWith("Rate limit rule 'plan' allows 5 at once; 0 left");
     }
 
@@ -115,7 +115,7 @@ class IdentityLimitsTest {
         RateLimiter limiter = app.bean(RateLimiter.class);
         Decision first = limiter.tryAcquire("plan", "api-caller");
         assertThat(first.allowed()).isTrue();
-        assertThat(first.limit()).isEqualTo(1);
+        assertThat(first.burst()).isEqualTo(1);
         assertThat(limiter.tryAcquire("plan", "api-caller").allowed()).isFalse();
     }
 

@@ -50,7 +50,7 @@ class RateLimitAdminTest {
             assertThat(status).isEqualTo(new BucketStatus("search", BucketKeys.hash(key),
                     List.of(status.limits().get(0)), true, null));
             assertThat(status.limits().get(0).remaining()).isEqualTo(1);
-            assertThat(status.limits().get(0).limit()).isEqualTo(3);
+            assertThat(status.limits().get(0).burst()).isEqualTo(3);
             assertThat(status.limits().get(0).untilFull()).isGreaterThan(Duration.ofMinutes(119)).isLessThanOrEqualTo(Duration.ofHours(2));
             assertThat(admin.inspect("search", key).limits().get(0).remaining()).isEqualTo(1); // reading again charged nothing
             assertThat(limiter.tryAcquire("search", key, 1).remaining()).isZero();
@@ -83,11 +83,11 @@ class RateLimitAdminTest {
             RateLimitAdmin admin = app.bean(RateLimitAdmin.class);
             app.bean(RateLimiter.class).tryAcquire("api", "acme", 10);
             assertThat(admin.inspect("api", "acme").limits()).singleElement().satisfies(limit -> {
-                assertThat(limit.limit()).isEqualTo(50);
+                assertThat(limit.burst()).isEqualTo(50);
                 assertThat(limit.remaining()).isEqualTo(40);
             });
             assertThat(admin.inspect("api", "other").limits()).singleElement()
-                    .satisfies(limit -> assertThat(limit.limit()).isEqualTo(3));
+                    .satisfies(limit -> assertThat(limit.burst()).isEqualTo(3));
 
             assertThat(admin.rules()).singleElement().satisfies(rule ->
                     assertThat(rule.overrides()).as("keys by their hash").containsExactly(Map.entry(BucketKeys.hash("acme"), "1/1h burst 50")));

@@ -32,7 +32,7 @@ class RateLimiterApiTest {
             Decision big = limiter.tryAcquire("llm", "tenant-1", 900);
             assertThat(big.allowed()).isTrue();
             assertThat(big.remaining()).isEqualTo(100);
-            assertThat(big.limit()).isEqualTo(1000);
+            assertThat(big.burst()).isEqualTo(1000);
             Decision denied = limiter.tryAcquireAsync("llm", "tenant-1", 101).toCompletableFuture().get(10, TimeUnit.SECONDS);
             assertThat(denied.allowed()).isFalse();
             assertThat(denied.retryAfter()).isEqualTo(Duration.ofMillis(10));

@@ -86,7 +86,7 @@ class RateLimitContractIT {
         assertEquals(429, problem.getInt("status"), denied.body());
         assertEquals(List.of("search"), strings(problem, "violated-policies"), denied.body());
         assertEquals("search", problem.getString("rule"), denied.body());
-        assertEquals(3, problem.getInt("limit"), denied.body());
+        assertEquals(3, problem.getInt("burst"), denied.body());
         assertEquals(0, problem.getInt("remaining"), denied.body());
         assertEquals(retryAfter, problem.getJsonNumber("retryAfter").longValueExact(), denied.body());
         assertTrue(problem.getString("detail").contains("Retry after " + retryAfter + " s"), denied.body());
@@ -151,7 +151,7 @@ class RateLimitContractIT {
         assertEquals(QUOTA_EXCEEDED, problem.getString("type"));
         assertEquals(List.of("uploads"), strings(problem, "violated-policies"), byDefault.body());
         assertEquals("uploads", problem.getString("rule"));
-        assertEquals(10, problem.getInt("limit"));
+        assertEquals(10, problem.getInt("burst"));
         assertEquals(1, problem.getInt("remaining"));
         long retryAfter = bucket.assertRetryAfter(byDefault, HOUR); // the second token is an hour away
         assertEquals(retryAfter, problem.getJsonNumber("retryAfter").longValueExact());
@@ -267,7 +267,7 @@ class RateLimitContractIT {
         assertEquals(429, problem.getInt("status"));
         assertEquals(List.of("reports"), strings(problem, "violated-policies"), denied.body());
         assertEquals("reports", problem.getString("rule"));
-        assertEquals(2, problem.getInt("limit"));
+        assertEquals(2, problem.getInt("burst"));
         assertEquals(0, problem.getInt("remaining"));
         assertEquals(retryAfter, problem.getJsonNumber("retryAfter").longValueExact());
         assertEquals("\"reports\";q=1;w=3600", header(denied, "RateLimit-Policy"), describe(denied));
@@ -381,7 +381,7 @@ class RateLimitContractIT {
     }
 
     /** The timer's count: Open Liberty names it with its unit (seconds), Payara without. */
-    private static final String TIMER_COUNT = "tollgate_decision_time(_seconds)?_count";
+    private static final String TIMER_COUNT = "tollgate_decision_duration(_seconds)?_count";
 
     /**
      * @return the value of the application metric {@code name} (a regular expression) (Prometheus format, from /metrics)

@@ -1,12 +1,13 @@
 package io.tollgate.internal.cdi;
 
+import io.tollgate.InvalidCostException;
+import io.tollgate.MissingKeyException;
 import io.tollgate.RateLimitExceededException;
 import io.tollgate.RateLimited;
+import io.tollgate.internal.config.BanRule;
 import io.tollgate.internal.limiter.RequestGate;
 import io.tollgate.internal.limiter.RuleCheck;
 import io.tollgate.internal.request.CallResult;
-import io.tollgate.internal.request.InvalidCostException;
-import io.tollgate.internal.request.MissingKeyException;
 import io.tollgate.internal.runtime.Binding;
 import io.tollgate.internal.runtime.RequestRecord;
 import io.tollgate.internal.runtime.Tollgate;
@@ -71,7 +72,8 @@ public class RateLimitInterceptor {
         }
         RuleCheck denial = RequestGate.denial(checks);
         if (denial != null) {
-            throw new RateLimitExceededException(denial.decision());
+            BanRule ban = denial.decision().banned() ? denial.rule().ban() : null;
+            throw new RateLimitExceededException(denial.decision(), ban != null ? ban.status() : RateLimitExceededException.STATUS);
         }
         if (!RequestGate.settlesByOutcome(checks)) {
             return invocation.proceed();

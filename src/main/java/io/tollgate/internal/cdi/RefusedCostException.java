@@ -1,6 +1,6 @@
 package io.tollgate.internal.cdi;
 
-import io.tollgate.internal.request.InvalidCostException;
+import io.tollgate.InvalidCostException;
 import jakarta.ejb.ApplicationException;
 
 /**

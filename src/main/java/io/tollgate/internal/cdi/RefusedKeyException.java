@@ -1,6 +1,6 @@
 package io.tollgate.internal.cdi;
 
-import io.tollgate.internal.request.MissingKeyException;
+import io.tollgate.MissingKeyException;
 import jakarta.ejb.ApplicationException;
 
 /**

@@ -61,7 +61,7 @@ public final class AdminBodies {
         for (int i = 0; i < status.limits().size(); i++) {
             BucketStatus.LimitStatus limit = status.limits().get(i);
             out.append(i > 0 ? "," : "").append("{\"remaining\":").append(limit.remaining())
-                    .append(",\"limit\":").append(limit.limit())
+                    .append(",\"burst\":").append(limit.burst())
                     .append(",\"untilFullSeconds\":").append(seconds(limit.untilFull())).append('}');
         }
         return out.append("]}").toString();

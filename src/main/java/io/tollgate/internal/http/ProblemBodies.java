@@ -1,8 +1,8 @@
 package io.tollgate.internal.http;
 
 import io.tollgate.Decision;
-import io.tollgate.internal.request.InvalidCostException;
-import io.tollgate.internal.request.MissingKeyException;
+import io.tollgate.InvalidCostException;
+import io.tollgate.MissingKeyException;
 
 /** RFC 9457 {@code application/problem+json} bodies for 429, 403 (a ban) and 400 answers. */
 public final class ProblemBodies {
@@ -31,7 +31,7 @@ public final class ProblemBodies {
         boolean unavailable = decision.storeUnavailable();
         String detail = unavailable
                 ? "Rate limit rule '" + decision.rule() + "' could not be checked and denies requests until it can."
-                : "Rate limit rule '" + decision.rule() + "' allows " + decision.limit() + " at once; "
+                : "Rate limit rule '" + decision.rule() + "' allows " + decision.burst() + " at once; "
                         + decision.remaining() + " left, " + decision.cost() + " asked for. Retry after " + retryAfterSeconds + " s.";
         String policy = unavailable ? decision.rule() : RateLimitHeaders.policyId(decision.rule(), decision.limitIndex());
         return new StringBuilder(320).append("{\"type\":").append(quote(unavailable ? REDUCED_CAPACITY : QUOTA_EXCEEDED))
@@ -39,7 +39,7 @@ public final class ProblemBodies {
                 .append(",\"status\":429,\"detail\":").append(quote(detail))
                 .append(",\"violated-policies\":[").append(quote(policy)).append(']')
                 .append(",\"rule\":").append(quote(decision.rule()))
-                .append(",\"limit\":").append(decision.limit())
+                .append(",\"burst\":").append(decision.burst())
                 .append(",\"remaining\":").append(decision.remaining())
                 .append(",\"retryAfter\":").append(retryAfterSeconds).append('}').toString();
     }
@@ -56,7 +56,7 @@ public final class ProblemBodies {
                 .append(",\"detail\":").append(quote(detail))
                 .append(",\"violated-policies\":[").append(quote(decision.rule())).append(']')
                 .append(",\"rule\":").append(quote(decision.rule()))
-                .append(",\"limit\":").append(decision.limit())
+                .append(",\"burst\":").append(decision.burst())
                 .append(",\"remaining\":0")
                 .append(",\"retryAfter\":").append(retryAfterSeconds).append('}').toString();
     }

@@ -51,7 +51,7 @@ public final class RateLimitHeaders {
         }
         if (tightest != null) {
             String prefix = style == HeaderStyle.X_RATELIMIT ? "X-RateLimit-" : "RateLimit-";
-            header.accept(prefix + "Limit", Long.toString(tightest.limit()));
+            header.accept(prefix + "Limit", Long.toString(tightest.burst()));
             header.accept(prefix + "Remaining", Long.toString(tightest.remaining()));
             header.accept(prefix + "Reset", Long.toString(tightest.resetAfterSeconds()));
         }

@@ -1,6 +1,6 @@
 package io.tollgate.internal.jaxrs;
 
-import io.tollgate.internal.request.InvalidCostException;
+import io.tollgate.InvalidCostException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
@@ -11,6 +11,6 @@ public class InvalidCostMapper implements ExceptionMapper<InvalidCostException> 
 
     @Override
     public Response toResponse(InvalidCostException exception) {
-        return Responses.invalidCost(exception);
+        return Responses.invalidCost(exception, RefusalBodies.current());
     }
 }

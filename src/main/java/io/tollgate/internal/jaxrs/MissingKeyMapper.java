@@ -1,6 +1,6 @@
 package io.tollgate.internal.jaxrs;
 
-import io.tollgate.internal.request.MissingKeyException;
+import io.tollgate.MissingKeyException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
@@ -11,6 +11,6 @@ public class MissingKeyMapper implements ExceptionMapper<MissingKeyException> {
 
     @Override
     public Response toResponse(MissingKeyException exception) {
-        return Responses.missingKey(exception);
+        return Responses.missingKey(exception, RefusalBodies.current());
     }
 }

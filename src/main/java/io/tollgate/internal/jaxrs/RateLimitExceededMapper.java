@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * Maps a denial thrown by the interceptor (or by application code) to the same 429 the filter sends:
- * {@code Retry-After}, rate-limit headers, a problem body naming the rule.
+ * {@code Retry-After}, rate-limit headers, a problem body naming the rule (or the application's {@link io.tollgate.jaxrs.RefusalBody}).
  */
 @Provider
 public class RateLimitExceededMapper implements ExceptionMapper<RateLimitExceededException> {
@@ -31,6 +31,6 @@ public class RateLimitExceededMapper implements ExceptionMapper<RateLimitExceede
             }
         }
         tollgate.httpRequests().beforeTooManyRequests();
-        return Responses.tooManyRequests(tollgate.config(), decision, key, checks);
+        return Responses.tooManyRequests(tollgate.config(), decision, key, checks, RefusalBodies.current(), exception);
     }
 }

@@ -1,11 +1,11 @@
 package io.tollgate.internal.jaxrs;
 
+import io.tollgate.InvalidCostException;
+import io.tollgate.MissingKeyException;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.limiter.RequestGate;
 import io.tollgate.internal.limiter.RuleCheck;
 import io.tollgate.internal.request.IncomingRequest;
-import io.tollgate.internal.request.InvalidCostException;
-import io.tollgate.internal.request.MissingKeyException;
 import io.tollgate.internal.runtime.Binding;
 import io.tollgate.internal.runtime.RequestRecord;
 import io.tollgate.internal.runtime.Tollgate;
@@ -29,19 +29,22 @@ final class RateLimitFilter implements ContainerRequestFilter {
     private final Binding binding;
     private final List<RuleConfig> methodRules;
     private final PeerAddress peerAddress;
+    private final RefusalBodies bodies;
 
     /**
      * @param binding     what the resource method's annotations say
      * @param methodRules the rules this filter checks for them: the binding's, or none where the interceptor
      *                    checks them (a {@code @RateLimitKey} parameter)
+     * @param bodies      the bodies of its refusals
      */
     RateLimitFilter(Tollgate tollgate, Method resourceMethod, Binding binding, List<RuleConfig> methodRules,
-            PeerAddress peerAddress) {
+            PeerAddress peerAddress, RefusalBodies bodies) {
         this.tollgate = tollgate;
         this.resourceMethod = resourceMethod;
         this.binding = binding;
         this.methodRules = methodRules;
         this.peerAddress = peerAddress;
+        this.bodies = bodies;
     }
 
     @Override
@@ -59,10 +62,10 @@ final class RateLimitFilter implements ContainerRequestFilter {
         try {
             checks = tollgate.gate().check(rules, request, resourceMethod, NO_ARGUMENTS, null);
         } catch (InvalidCostException e) {
-            context.abortWith(Responses.invalidCost(e));
+            context.abortWith(Responses.invalidCost(e, bodies));
             return;
         } catch (MissingKeyException e) {
-            context.abortWith(Responses.missingKey(e));
+            context.abortWith(Responses.missingKey(e, bodies));
             return;
         }
         record.record(checks);
@@ -73,7 +76,7 @@ final class RateLimitFilter implements ContainerRequestFilter {
         RuleCheck denial = RequestGate.denial(checks);
         if (denial != null) {
             tollgate.httpRequests().beforeTooManyRequests();
-            context.abortWith(Responses.tooManyRequests(tollgate.config(), denial, checks));
+            context.abortWith(Responses.tooManyRequests(tollgate.config(), denial, checks, bodies));
         }
     }
 

@@ -52,14 +52,14 @@ public final class Decisions {
 
     /** @return {@code decision} as a rule in shadow mode reports it: allowed, and shadow-denied if it was denied */
     public static Decision shadow(Decision decision) {
-        return new Decision(decision.rule(), true, decision.cost(), decision.remaining(), decision.limit(),
+        return new Decision(decision.rule(), true, decision.cost(), decision.remaining(), decision.burst(),
                 decision.limitIndex(), decision.resetAfterMicros(), decision.retryAfterMicros(),
                 !decision.allowed() || decision.shadowDenied(), decision.storeUnavailable());
     }
 
     /** @return {@code charged} as it reads after its tokens were given back: the bucket as {@code refund} found it */
     public static Decision refunded(Decision charged, Decision refund) {
-        return new Decision(charged.rule(), true, charged.cost(), refund.remaining(), refund.limit(), refund.limitIndex(),
+        return new Decision(charged.rule(), true, charged.cost(), refund.remaining(), refund.burst(), refund.limitIndex(),
                 refund.resetAfterMicros(), 0, false, false);
     }
 }

@@ -23,6 +23,6 @@ public final class NearLimit {
     /** @return whether {@code decision} let the request through and left fewer tokens than the fraction of its limit */
     public boolean test(Decision decision) {
         return decision.allowed() && !decision.shadowDenied() && !decision.storeUnavailable()
-                && decision.remaining() < fraction * decision.limit();
+                && decision.remaining() < fraction * decision.burst();
     }
 }

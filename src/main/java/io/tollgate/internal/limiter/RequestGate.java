@@ -1,6 +1,8 @@
 package io.tollgate.internal.limiter;
 
 import io.tollgate.Decision;
+import io.tollgate.InvalidCostException;
+import io.tollgate.MissingKeyException;
 import io.tollgate.RateLimitKeyResolver;
 import io.tollgate.internal.config.BucketLimits;
 import io.tollgate.internal.config.LiveRule;
@@ -9,8 +11,7 @@ import io.tollgate.internal.config.Mode;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.request.CallResult;
 import io.tollgate.internal.request.IncomingRequest;
-import io.tollgate.internal.request.InvalidCostException;
-import io.tollgate.internal.request.MissingKeyException;
+import io.tollgate.internal.request.Refusals;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +19,7 @@ import java.util.function.Function;
 
 /**
  * Applies a list of rules to one request or call. Every key and cost is worked out first, so a bad
- * cost ({@link io.tollgate.internal.request.InvalidCostException}) charges nothing. The rules are then
+ * cost ({@link io.tollgate.InvalidCostException}) charges nothing. The rules are then
  * checked in order; the first enforced denial ends the check (tokens taken by earlier rules stay taken).
  * Rules whose {@code match} does not hold, or whose {@code exempt} does, are skipped, and so are rules with
  * {@code on-missing-key=skip} for a request without a part of their key; {@code on-missing-key=reject} refuses
@@ -44,7 +45,7 @@ public final class RequestGate {
      * @param arguments   its arguments, empty if not known
      * @param keyOverride a key from a {@code @RateLimitKey} argument, or {@code null}
      * @return every check made; the last one is the denial, if there was one
-     * @throws io.tollgate.internal.request.InvalidCostException if a cost value is bad and refused
+     * @throws io.tollgate.InvalidCostException if a cost value is bad and refused
      * @throws MissingKeyException if a part of a rule's key is missing and the rule refuses that
      */
     public List<RuleCheck> check(List<RuleConfig> rules, IncomingRequest request, Method method, Object[] arguments,
@@ -99,7 +100,7 @@ public final class RequestGate {
         }
         String missing = rule.key().missingPart(request);
         if (missing != null && policy == MissingKeyPolicy.REJECT && rule.mode() == Mode.ENFORCE) {
-            throw MissingKeyException.of(rule.name(), missing, request != null);
+            throw Refusals.missingKey(rule.name(), missing, request != null);
         }
         return missing != null;
     }

@@ -20,11 +20,11 @@ import org.eclipse.microprofile.metrics.Timer;
 /**
  * Tollgate's metrics in the application's MicroProfile Metrics registry, tagged with the rule:
  * {@code tollgate.decisions} by {@code outcome} (allowed, denied, shadow-denied, and banned for a rule with a ban),
- * {@code tollgate.store.failures} by {@code cause} (timeout, error), {@code tollgate.near.limit} (allowed
+ * {@code tollgate.store.failures} by {@code cause} (timeout, error), {@code tollgate.near_limit} (allowed
  * decisions that left the bucket below {@code tollgate.near-limit}), {@code tollgate.bans} (bans started on this
  * member, for a rule with a ban) and {@code tollgate.bans.skipped} (denials that started none, this member holding
  * {@code tollgate.bans.max-entries} bans), {@code tollgate.refunds} by {@code result} (refunded, failed) and the timer
- * {@code tollgate.decision.time}; and the gauge {@code tollgate.cluster.members}, untagged. Every metric exists from
+ * {@code tollgate.decision.duration}; and the gauge {@code tollgate.cluster.members}, untagged. Every metric exists from
  * deployment on, so a rule that never denied shows 0.
  * Only loaded where the server offers MicroProfile Metrics.
  */
@@ -35,7 +35,7 @@ public final class MicroProfileMetrics implements DecisionObserver {
     static final Metadata STORE_FAILURES = Metadata.builder().withName("tollgate.store.failures")
             .withDescription("Decisions the rate-limit store did not answer, by rule and cause (timeout, error); "
                     + "the rule's on-store-failure policy answered them").build();
-    static final Metadata NEAR_LIMIT = Metadata.builder().withName("tollgate.near.limit")
+    static final Metadata NEAR_LIMIT = Metadata.builder().withName("tollgate.near_limit")
             .withDescription("Allowed rate-limit decisions that left the bucket below tollgate.near-limit of its burst, by rule")
             .build();
     static final Metadata BANS = Metadata.builder().withName("tollgate.bans")
@@ -46,7 +46,7 @@ public final class MicroProfileMetrics implements DecisionObserver {
     static final Metadata REFUNDS = Metadata.builder().withName("tollgate.refunds")
             .withDescription("Requests whose tokens were given back by their outcome (charge-on, refund-on) or the application, "
                     + "by rule and result (refunded, failed: the store did not take them, they stay charged)").build();
-    static final Metadata DECISION_TIME = Metadata.builder().withName("tollgate.decision.time")
+    static final Metadata DECISION_DURATION = Metadata.builder().withName("tollgate.decision.duration")
             .withDescription("How long rate-limit decisions took their callers, by rule").withUnit(MetricUnits.NANOSECONDS).build();
 
     static final Metadata CLUSTER_MEMBERS = Metadata.builder().withName("tollgate.cluster.members")
@@ -148,7 +148,7 @@ public final class MicroProfileMetrics implements DecisionObserver {
             bansSkipped = bans ? registry.counter(BANS_SKIPPED, rule) : null;
             refunded = registry.counter(REFUNDS, rule, new Tag("result", "refunded"));
             refundsFailed = registry.counter(REFUNDS, rule, new Tag("result", "failed"));
-            time = registry.timer(DECISION_TIME, rule);
+            time = registry.timer(DECISION_DURATION, rule);
         }
     }
 }

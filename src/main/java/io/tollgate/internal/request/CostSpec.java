@@ -1,5 +1,6 @@
 package io.tollgate.internal.request;
 
+import io.tollgate.InvalidCostException;
 import java.util.List;
 
 /**
@@ -96,7 +97,7 @@ public final class CostSpec {
         }
         if (rejectInvalid) {
             String shown = raw.length() > MAX_SHOWN ? raw.substring(0, MAX_SHOWN) + "..." : raw;
-            throw new InvalidCostException(source.toString(), printable(shown), problem);
+            throw Refusals.invalidCost(source.toString(), printable(shown), problem);
         }
         return defaultCost;
     }

@@ -9,10 +9,10 @@ import static io.tollgate.internal.config.ConfigTesting.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tollgate.InvalidCostException;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.request.CallResult;
 import io.tollgate.internal.request.IncomingRequest;
-import io.tollgate.internal.request.InvalidCostException;
 import io.tollgate.testing.FakeRequest;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.tollgate.Decision;
+import io.tollgate.InvalidCostException;
 import io.tollgate.internal.limiter.Decisions;
 import io.tollgate.internal.request.CostSpec;
-import io.tollgate.internal.request.InvalidCostException;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -29,7 +29,7 @@ class ProblemBodiesTest {
     void aDenialIsAProblemNamingTheRuleAndTheWait() {
         String body = ProblemBodies.tooManyRequests(new Decision("search", false, 3, 1, 20, 0, 1_900_000, 200_000, false, false), 1);
         JsonObject problem = json(body);
-        assertThat(problem.keySet()).containsExactly("type", "title", "status", "detail", "violated-policies", "rule", "limit",
+        assertThat(problem.keySet()).containsExactly("type", "title", "status", "detail", "violated-policies", "rule", "burst",
                 "remaining", "retryAfter");
         assertThat(problem.getString("type")).isEqualTo("https://iana.org/assignments/http-problem-types#quota-exceeded")
                 .isEqualTo(ProblemBodies.QUOTA_EXCEEDED);
@@ -40,7 +40,7 @@ class ProblemBodiesTest {
         assertThat(problem.getString("detail"))
                 .isEqualTo("Rate limit rule 'search' allows 20 at once; 1 left, 3 asked for. Retry after 1 s.");
         assertThat(problem.getString("rule")).isEqualTo("search");
-        assertThat(problem.getJsonNumber("limit").longValueExact()).isEqualTo(20);
+        assertThat(problem.getJsonNumber("burst").longValueExact()).isEqualTo(20);
         assertThat(problem.getJsonNumber("remaining").longValueExact()).isEqualTo(1);
         assertThat(problem.getJsonNumber("retryAfter").longValueExact()).isEqualTo(1);
     }
@@ -56,7 +56,7 @@ class ProblemBodiesTest {
         assertThat(problem.getString("detail"))
                 .isEqualTo("Rate limit rule 'search' could not be checked and denies requests until it can.");
         assertThat(problem.getString("rule")).isEqualTo("search");
-        assertThat(problem.getJsonNumber("limit").longValueExact()).isEqualTo(20);
+        assertThat(problem.getJsonNumber("burst").longValueExact()).isEqualTo(20);
         assertThat(problem.getJsonNumber("remaining").longValueExact()).isZero();
         assertThat(problem.getJsonNumber("retryAfter").longValueExact()).isEqualTo(2);
     }
@@ -102,7 +102,7 @@ class ProblemBodiesTest {
                 3_600_000, false, false), 4));
         assertThat(problem.getJsonArray("violated-policies").getValuesAs(jakarta.json.JsonString::getString))
                 .containsExactly("multi.1");
-        assertThat(problem.getJsonNumber("limit").longValueExact()).isEqualTo(1000);
+        assertThat(problem.getJsonNumber("burst").longValueExact()).isEqualTo(1000);
     }
 
     @Test

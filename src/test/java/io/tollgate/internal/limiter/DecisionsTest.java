@@ -27,7 +27,7 @@ class DecisionsTest {
         assertThat(decision.retryAfterSeconds()).isEqualTo(1);
         assertThat(decision.resetAfterSeconds()).isEqualTo(2);
         Decision hourly = Decisions.of("search", bucket, 1, Outcome.decided(true, 1, 979, 75_600_000, 0));
-        assertThat(hourly.limit()).as("the limit the outcome reports").isEqualTo(1_000);
+        assertThat(hourly.burst()).as("the limit the outcome reports").isEqualTo(1_000);
         assertThat(hourly.limitIndex()).isEqualTo(1);
     }
 

@@ -171,7 +171,7 @@ class LimiterTest {
         assertThat(decisions).allSatisfy(decision -> assertThat(decision.storeUnavailable()).isTrue());
         assertThat(decisions).extracting(Decision::allowed).containsExactly(true, true, true, true, true, false, false, false);
         assertThat(decisions.get(4).remaining()).isZero();
-        assertThat(decisions.get(4).limit()).as("the share's burst").isEqualTo(5);
+        assertThat(decisions.get(4).burst()).as("the share's burst").isEqualTo(5);
         assertThat(decisions.get(5).retryAfterSeconds()).as("one token of the share: 1/2h").isEqualTo(7_200);
         assertThat(halves.check(local, "other", 1).allowed()).as("each key its own share").isTrue();
         switchable.mode = Mode.WORK;

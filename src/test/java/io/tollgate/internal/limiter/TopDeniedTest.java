@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 class TopDeniedTest {
 
     private static final long MINUTE = 60_000_000L;
-    private static final Decision DENIED = Decision.builder("search").allowed(false).limit(2, 0)
+    private static final Decision DENIED = Decision.builder("search").allowed(false).burst(2, 0)
             .retryAfter(Duration.ofSeconds(1)).build();
-    private static final Decision ALLOWED = Decision.builder("search").remaining(1).limit(2, 0).build();
+    private static final Decision ALLOWED = Decision.builder("search").remaining(1).burst(2, 0).build();
 
     private final RuleConfig search = TestRules.read(Map.of("tollgate.rules.search.rate", "1/s", "tollgate.rules.search.burst", "2",
             "tollgate.rules.other.rate", "1/s")).rule("search");

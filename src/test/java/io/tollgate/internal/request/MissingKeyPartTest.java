@@ -3,6 +3,7 @@ package io.tollgate.internal.request;
 import static io.tollgate.testing.FakeRequest.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.MissingKeyException;
 import io.tollgate.internal.http.ProblemBodies;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -40,7 +41,7 @@ class MissingKeyPartTest {
 
     @Test
     void theRefusalNamesTheRuleAndThePartInABadRequestProblem() {
-        MissingKeyException refused = MissingKeyException.of("api", "header:x-api-key", true);
+        MissingKeyException refused = Refusals.missingKey("api", "header:x-api-key", true);
         assertThat(refused).hasMessage("Rate limit rule 'api' needs header:x-api-key for its key, and the request has none.");
         JsonObject problem;
         try (JsonReader reader = Json.createReader(new StringReader(ProblemBodies.missingKey(refused)))) {
@@ -57,7 +58,7 @@ class MissingKeyPartTest {
 
     @Test
     void outsideAnHttpRequestTheRefusalSaysHowToGiveTheKey() {
-        assertThat(MissingKeyException.of("reports", "jwt:tenant", false)).hasMessage("Rate limit rule 'reports' needs jwt:tenant "
+        assertThat(Refusals.missingKey("reports", "jwt:tenant", false)).hasMessage("Rate limit rule 'reports' needs jwt:tenant "
                 + "for its key, and a call outside an HTTP request has none (on-missing-key=reject); give such calls their key "
                 + "with @RateLimitKey or RateLimiter.");
     }

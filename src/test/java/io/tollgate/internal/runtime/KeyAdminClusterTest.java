@@ -74,7 +74,7 @@ class KeyAdminClusterTest {
         assertThat(status.rule()).isEqualTo(RULE);
         assertThat(status.keyHash()).isEqualTo(BucketKeys.hash(key)).doesNotContain(key);
         assertThat(status.limits()).extracting(BucketStatus.LimitStatus::remaining).containsExactly(2L, 97L);
-        assertThat(status.limits()).extracting(BucketStatus.LimitStatus::limit).containsExactly(5L, 100L);
+        assertThat(status.limits()).extracting(BucketStatus.LimitStatus::burst).containsExactly(5L, 100L);
         assertThat(status.limits().get(0).untilFull()).isGreaterThan(Duration.ofHours(2)).isLessThanOrEqualTo(Duration.ofHours(3));
         assertThat(status.full()).isFalse();
         assertThat(admins.get(2).inspect(RULE, key)).isEqualTo(status); // reading again changed nothing

@@ -1,6 +1,8 @@
 package io.tollgate.simulator.engine;
 
 import io.tollgate.Decision;
+import io.tollgate.InvalidCostException;
+import io.tollgate.MissingKeyException;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.core.BucketKeys;
@@ -9,8 +11,6 @@ import io.tollgate.internal.limiter.Limiter;
 import io.tollgate.internal.limiter.RequestGate;
 import io.tollgate.internal.limiter.RuleCheck;
 import io.tollgate.internal.request.IncomingRequest;
-import io.tollgate.internal.request.InvalidCostException;
-import io.tollgate.internal.request.MissingKeyException;
 import io.tollgate.internal.store.InMemoryBucketStore;
 import java.util.ArrayList;
 import java.util.List;
