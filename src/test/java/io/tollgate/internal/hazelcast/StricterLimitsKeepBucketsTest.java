@@ -76,9 +76,11 @@ class StricterLimitsKeepBucketsTest {
         try (HazelcastTestCluster cluster = HazelcastTestCluster.start(2)) {
             cluster.clock().useSystemTime();
             String map = "tollgate-live-" + UUID.randomUUID();
+            // Buckets that refill in 10 s: the change reaches them before they could expire at the old limits, even
+            // on a loaded machine (with 1 s, a change arriving after that second found them gone, rightly: full again).
             Settings settings = Settings.of(Map.of("tollgate.config.refresh", "off",
-                    "tollgate.rules.search.rate", "100/1s", "tollgate.rules.search.burst", "100",
-                    "tollgate.rules.other.rate", "100/1s", "tollgate.rules.other.burst", "100"));
+                    "tollgate.rules.search.rate", "100/10s", "tollgate.rules.search.burst", "100",
+                    "tollgate.rules.other.rate", "100/10s", "tollgate.rules.other.burst", "100"));
             TollgateConfig config = ConfigReader.read(settings, List.of());
             advertiseOnEveryMember(cluster);
             BucketStore store = StoreStack.DEFAULT.over(new HazelcastBucketStore(cluster.member(1), map, true));
