@@ -84,7 +84,5 @@ public interface RateLimitAdmin {
      * @throws IllegalArgumentException      for an unknown rule or a limit below 1
      * @throws UnsupportedOperationException when {@code tollgate.top-denied} is 0
      */
-    default List<DeniedKey> topDenied(String rule, int limit) {
-        throw new UnsupportedOperationException("this RateLimitAdmin does not follow denials");
-    }
+    List<DeniedKey> topDenied(String rule, int limit);
 }

@@ -71,7 +71,5 @@ public interface RateLimiter {
      * @return whether the store took the refund
      * @throws IllegalArgumentException for an unknown rule, or tokens outside that range; nothing is changed
      */
-    default boolean refund(String rule, String key, long tokens) {
-        throw new UnsupportedOperationException(getClass().getName() + " takes no refunds");
-    }
+    boolean refund(String rule, String key, long tokens);
 }
