@@ -274,7 +274,7 @@ public class TollgateExtension implements Extension {
         }
     }
 
-    /** @return the events the application observes ({@code RateLimitDenied}, {@code RateLimitStoreFailed}, {@code RateLimitBanned}) */
+    /** @return the events the application observes ({@code RateLimitDenied}, {@code RateLimitStoreFailed}, {@code RateLimitBanned}, {@code RateLimitReset}, {@code RateLimitBanLifted}) */
     private static DecisionObserver events(BeanManager beans) {
         try {
             return CdiEvents.of(beans);

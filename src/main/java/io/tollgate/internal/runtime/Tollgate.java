@@ -81,7 +81,7 @@ public final class Tollgate implements AutoCloseable {
         this.limiter = new Limiter(store, config.storeTimeout(),
                 topDenied == null ? observer : DecisionObserver.both(observer, topDenied), bans, cluster, config.cluster().quorum());
         this.clusterWarnings = ClusterWarnings.start(cluster, config.cluster());
-        this.admin = new KeyAdmin(config, store, limiter.bans(), topDenied);
+        this.admin = new KeyAdmin(config, store, limiter.bans(), topDenied, observer);
         this.gate = new RequestGate(limiter, name -> {
             RateLimitKeyResolver resolver = resolvers.get(name);
             if (resolver == null) {
