@@ -3,9 +3,12 @@ package io.tollgate.internal.cdi;
 import io.tollgate.Decision;
 import io.tollgate.RateLimiter;
 import io.tollgate.internal.config.RuleConfig;
+import io.tollgate.internal.limiter.Sleeper;
+import io.tollgate.internal.limiter.TokenWait;
 import io.tollgate.internal.runtime.Tollgate;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
 /** The injectable {@link RateLimiter}. */
@@ -19,6 +22,15 @@ public class DefaultRateLimiter implements RateLimiter {
     public Decision tryAcquire(String rule, String key, long cost) {
         Tollgate tollgate = extension.tollgate();
         return tollgate.limiter().check(rule(tollgate, rule), key(key), cost);
+    }
+
+    @Override
+    public Decision acquire(String rule, String key, long cost, Duration maxWait) throws InterruptedException {
+        Tollgate tollgate = extension.tollgate();
+        RuleConfig resolved = rule(tollgate, rule);
+        TokenWait.checkMaxWait(maxWait);
+        String bucket = key(key);
+        return new TokenWait(Sleeper.SYSTEM).acquire(() -> tollgate.limiter().check(resolved, bucket, cost), maxWait);
     }
 
     @Override
