@@ -13,10 +13,13 @@ import io.tollgate.RateLimiter;
 import io.tollgate.app.ReportService;
 import io.tollgate.app.SearchResource;
 import io.tollgate.testing.TestApp;
+import jakarta.enterprise.inject.spi.BeanManager;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.Readiness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
 
@@ -62,6 +65,8 @@ class DisabledTest {
                 assertThat(reports.generate("acme")).as("the interceptor passes every call").isEqualTo("report for acme");
             }
             assertThat(hazelcastInstances()).as("no Hazelcast member or client").isEqualTo(before);
+            assertThat(app.bean(BeanManager.class).createInstance().select(HealthCheck.class, Readiness.Literal.INSTANCE).stream())
+                    .as("no readiness check").isEmpty();
         }
     }
 
