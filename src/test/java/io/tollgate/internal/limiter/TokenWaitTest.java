@@ -10,6 +10,7 @@ import io.tollgate.testing.TestClock;
 import io.tollgate.testing.TestRules;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -53,7 +54,7 @@ class TokenWaitTest {
     }
 
     private static RuleConfig rule(String... more) {
-        Map<String, String> properties = new java.util.HashMap<>(Map.of("tollgate.rules.r.rate", "1/s", "tollgate.rules.r.burst", "1"));
+        Map<String, String> properties = new HashMap<>(Map.of("tollgate.rules.r.rate", "1/s", "tollgate.rules.r.burst", "1"));
         for (int i = 0; i < more.length; i += 2) {
             properties.put(more[i], more[i + 1]);
         }
