@@ -17,7 +17,8 @@ import java.util.List;
  * parts joined as {@link RateLimitKeys#composite} joins them ({@code k3y,/items/42} for {@code header:X-Api-Key, path});
  * answers name it only by its hash ({@link BucketStatus#keyHash()}, as events do). A key the store holds no bucket of
  * is answered {@linkplain BucketStatus#found() not found}, a key without a ban is not lifted. Nothing here charges a
- * token.
+ * token. With {@code tollgate.enabled=false} it answers as for buckets never charged: every bucket full and not found,
+ * no bans, no denied keys.
  */
 public interface RateLimitAdmin {
 
@@ -84,7 +85,5 @@ public interface RateLimitAdmin {
      * @throws IllegalArgumentException      for an unknown rule or a limit below 1
      * @throws UnsupportedOperationException when {@code tollgate.top-denied} is 0
      */
-    default List<DeniedKey> topDenied(String rule, int limit) {
-        throw new UnsupportedOperationException("this RateLimitAdmin does not follow denials");
-    }
+    List<DeniedKey> topDenied(String rule, int limit);
 }

@@ -4,7 +4,8 @@ import java.time.Instant;
 
 /**
  * What Tollgate tells the application as CDI events: observe a type of this package that implements it
- * ({@link RateLimitDenied}, {@link RateLimitStoreFailed}, {@link RateLimitBanned}, {@link RateLimitRuleChanged}) with
+ * ({@link RateLimitDenied}, {@link RateLimitStoreFailed}, {@link RateLimitBanned}, {@link RateLimitRuleChanged},
+ * {@link RateLimitReset}, {@link RateLimitBanLifted}) with
  * {@code @Observes} or {@code @ObservesAsync}, or this interface for all of them. Later versions may add event types:
  * code that switches over events keeps a default branch. Events name a client only by the hash of its key.
  *

@@ -1,5 +1,6 @@
 package io.tollgate;
 
+import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -15,6 +16,10 @@ import java.util.concurrent.CompletionStage;
  * A rule in shadow mode always answers {@code allowed}, with {@link Decision#shadowDenied()} set
  * where it would have denied. A store failure is answered by the rule's {@code on-store-failure}
  * policy, with {@link Decision#storeUnavailable()} set.
+ *
+ * <p>With {@code tollgate.enabled=false} every check still refuses an unknown rule or a bad cost, and otherwise answers
+ * at once: allowed, the cost as asked, nothing charged, {@code remaining} and {@code limit} the burst of the rule's
+ * first limit (for the key), every time 0 and no flag set; {@link #refund} takes nothing and returns {@code true}.
  */
 public interface RateLimiter {
 
@@ -35,6 +40,38 @@ public interface RateLimiter {
     default Decision tryAcquire(String rule, String key) {
         return tryAcquire(rule, key, 1);
     }
+
+    /**
+     * Takes {@code cost} tokens from the bucket {@code key} of {@code rule}, waiting for them up to {@code maxWait}: for
+     * throttling the application's own outbound calls to a partner's API, a batch job's writes. While denied it sleeps
+     * the decision's retry-after and asks again; when that retry-after already ends past what is left of
+     * {@code maxWait}, it returns the denial at once instead of sleeping in vain. A denial charges nothing, so a caller
+     * that waits or gives up has taken nothing.
+     *
+     * <pre>{@code
+     * Decision d = rateLimiter.acquire("partner-api", "orders", 1, Duration.ofSeconds(5));
+     * if (!d.allowed()) {
+     *     throw new RateLimitExceededException(d); // not within 5 s: the partner's budget is spent
+     * }
+     * partner.send(order);
+     * }</pre>
+     *
+     * A shadow rule answers at once ({@code allowed}). A store failure is answered at once by the rule's
+     * {@code on-store-failure} policy ({@link Decision#storeUnavailable()} set), as is a banned key (whose retry-after
+     * is the ban's time left, waited only if it ends within {@code maxWait}). Each attempt blocks at most the configured
+     * store timeout, which the wait may exceed {@code maxWait} by.
+     *
+     * @param rule    a configured rule name
+     * @param key     the bucket within the rule, any string (long keys are hashed)
+     * @param cost    tokens to take, from 0 (only look) to the rule's smallest burst
+     * @param maxWait the longest to wait, zero or more ({@link Duration#ZERO}: one attempt, as
+     *                {@link #tryAcquire(String, String, long)})
+     * @return the decision that allowed the call, or the last denial (or the failure policy's answer)
+     * @throws IllegalArgumentException for an unknown rule, a cost outside that range, a {@code null} or negative
+     *         {@code maxWait}; nothing is taken
+     * @throws InterruptedException     if the thread is interrupted on entry or while waiting; nothing is taken
+     */
+    Decision acquire(String rule, String key, long cost, Duration maxWait) throws InterruptedException;
 
     /**
      * Like {@link #tryAcquire(String, String, long)}, without blocking the caller: the stage
@@ -71,7 +108,5 @@ public interface RateLimiter {
      * @return whether the store took the refund
      * @throws IllegalArgumentException for an unknown rule, or tokens outside that range; nothing is changed
      */
-    default boolean refund(String rule, String key, long tokens) {
-        throw new UnsupportedOperationException(getClass().getName() + " takes no refunds");
-    }
+    boolean refund(String rule, String key, long tokens);
 }

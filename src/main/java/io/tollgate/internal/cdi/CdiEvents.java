@@ -1,8 +1,10 @@
 package io.tollgate.internal.cdi;
 
 import io.tollgate.Decision;
+import io.tollgate.RateLimitBanLifted;
 import io.tollgate.RateLimitBanned;
 import io.tollgate.RateLimitDenied;
+import io.tollgate.RateLimitReset;
 import io.tollgate.RateLimitRuleChanged;
 import io.tollgate.RateLimitStoreFailed;
 import io.tollgate.internal.config.RuleConfig;
@@ -16,7 +18,8 @@ import java.util.function.Consumer;
 /**
  * Fires the application's events: a {@link RateLimitDenied} for each denial and shadow denial, a
  * {@link RateLimitStoreFailed} for each decision the store did not answer, a {@link RateLimitBanned} for each
- * ban this member started. Allowed decisions cost a test;
+ * ban this member started, a {@link RateLimitReset} for each reset and a {@link RateLimitBanLifted} for each ban lifted by
+ * an operator on this member. Allowed decisions cost a test;
  * the key is hashed only for an event that is fired.
  */
 final class CdiEvents implements DecisionObserver {
@@ -27,12 +30,16 @@ final class CdiEvents implements DecisionObserver {
     private final ObservedEvent<RateLimitDenied> denials;
     private final ObservedEvent<RateLimitStoreFailed> storeFailures;
     private final ObservedEvent<RateLimitBanned> bans;
+    private final ObservedEvent<RateLimitReset> resets;
+    private final ObservedEvent<RateLimitBanLifted> lifts;
 
     private CdiEvents(ObservedEvent<RateLimitDenied> denials, ObservedEvent<RateLimitStoreFailed> storeFailures,
-            ObservedEvent<RateLimitBanned> bans) {
+            ObservedEvent<RateLimitBanned> bans, ObservedEvent<RateLimitReset> resets, ObservedEvent<RateLimitBanLifted> lifts) {
         this.denials = denials;
         this.storeFailures = storeFailures;
         this.bans = bans;
+        this.resets = resets;
+        this.lifts = lifts;
     }
 
     /** @return the events the application observes; {@link DecisionObserver#NONE} if it observes none */
@@ -43,7 +50,12 @@ final class CdiEvents implements DecisionObserver {
                 new RateLimitStoreFailed(SAMPLE.rule(), "", RateLimitStoreFailed.Cause.ERROR, SAMPLE, Instant.EPOCH));
         ObservedEvent<RateLimitBanned> bans = ObservedEvent.of(beans, RateLimitBanned.class,
                 new RateLimitBanned(SAMPLE.rule(), "", Instant.EPOCH, Instant.EPOCH));
-        return denials.observed() || storeFailures.observed() || bans.observed() ? new CdiEvents(denials, storeFailures, bans)
+        ObservedEvent<RateLimitReset> resets = ObservedEvent.of(beans, RateLimitReset.class,
+                new RateLimitReset(SAMPLE.rule(), "", false, Instant.EPOCH));
+        ObservedEvent<RateLimitBanLifted> lifts = ObservedEvent.of(beans, RateLimitBanLifted.class,
+                new RateLimitBanLifted(SAMPLE.rule(), "", Instant.EPOCH));
+        return denials.observed() || storeFailures.observed() || bans.observed() || resets.observed() || lifts.observed()
+                ? new CdiEvents(denials, storeFailures, bans, resets, lifts)
                 : DecisionObserver.NONE;
     }
 
@@ -74,6 +86,20 @@ final class CdiEvents implements DecisionObserver {
     public void banned(RuleConfig rule, String key, Instant until) {
         if (bans.observed()) {
             bans.fire(new RateLimitBanned(rule.name(), BucketKeys.hash(key), until, Instant.now()));
+        }
+    }
+
+    @Override
+    public void reset(RuleConfig rule, String key, boolean found) {
+        if (resets.observed()) {
+            resets.fire(new RateLimitReset(rule.name(), BucketKeys.hash(key), found, Instant.now()));
+        }
+    }
+
+    @Override
+    public void banLifted(RuleConfig rule, String key) {
+        if (lifts.observed()) {
+            lifts.fire(new RateLimitBanLifted(rule.name(), BucketKeys.hash(key), Instant.now()));
         }
     }
 }

@@ -48,6 +48,9 @@ public class RateLimitInterceptor {
     @AroundInvoke
     public Object limit(InvocationContext invocation) throws Exception {
         Tollgate tollgate = extension.tollgate();
+        if (!tollgate.enabled()) {
+            return invocation.proceed();
+        }
         Method method = invocation.getMethod();
         Binding binding = tollgate.binding(intercepted != null ? intercepted.getBeanClass() : invocation.getTarget().getClass(), method);
         if (binding.isEmpty()) {

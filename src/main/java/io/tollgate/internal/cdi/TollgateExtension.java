@@ -83,10 +83,11 @@ public class TollgateExtension implements Extension {
     void registerBeans(@Observes BeforeBeanDiscovery event, BeanManager beans) {
         List<Class<?>> types = new ArrayList<>(List.of(RateLimitInterceptor.class, RequestState.class, DefaultRateLimiter.class,
                 DefaultRateLimitAdmin.class, DefaultRateLimitRules.class, RequestEnd.class));
-        if (enabled(GlobalProperties.METRICS.name())) {
+        boolean on = enabled(GlobalProperties.ENABLED.name());
+        if (on && enabled(GlobalProperties.METRICS.name())) {
             optional(METRICS_BINDING, METRICS_API).ifPresent(types::add);
         }
-        if (enabled(GlobalProperties.TELEMETRY.name())) {
+        if (on && enabled(GlobalProperties.TELEMETRY.name())) {
             optional(TELEMETRY_BINDING, TELEMETRY_API).ifPresent(types::add);
         }
         for (Class<?> type : types) {
@@ -175,7 +176,7 @@ public class TollgateExtension implements Extension {
      * health support sees it (see {@code StoreReadiness.addTo}).
      */
     private void addReadinessCheck(AfterBeanDiscovery event) {
-        if (!enabled(GlobalProperties.HEALTH.name())) {
+        if (!enabled(GlobalProperties.ENABLED.name()) || !enabled(GlobalProperties.HEALTH.name())) {
             return;
         }
         Optional<Class<?>> check = optional(READINESS_CHECK, HEALTH_API);
@@ -204,6 +205,13 @@ public class TollgateExtension implements Extension {
                             + className + "': " + e.getMessage()));
                 }
             }
+        }
+        if (!config.enabled()) {
+            tollgate = Tollgate.disabled(config);
+            annotatedTypes.clear();
+            LOG.info("Tollgate is disabled (tollgate.enabled=false): its " + config.rules().size() + " rule(s) were read and "
+                    + "checked, no store is opened, and every call passes uncharged");
+            return;
         }
         BucketStore store = null;
         HazelcastBackend backend = null;
@@ -274,7 +282,7 @@ public class TollgateExtension implements Extension {
         }
     }
 
-    /** @return the events the application observes ({@code RateLimitDenied}, {@code RateLimitStoreFailed}, {@code RateLimitBanned}) */
+    /** @return the events the application observes ({@code RateLimitDenied}, {@code RateLimitStoreFailed}, {@code RateLimitBanned}, {@code RateLimitReset}, {@code RateLimitBanLifted}) */
     private static DecisionObserver events(BeanManager beans) {
         try {
             return CdiEvents.of(beans);

@@ -69,7 +69,8 @@ public final class ConfigReader {
                 admin(),
                 read(GlobalProperties.CONFIG_REFRESH),
                 read(GlobalProperties.TOP_DENIED),
-                read(GlobalProperties.BANS_MAX_ENTRIES));
+                read(GlobalProperties.BANS_MAX_ENTRIES),
+                read(GlobalProperties.ENABLED));
         ConfigChecks.clusterOnAStoreOfOneMember(config.cluster(), config.storeType(), problems);
         problems.throwIfAny();
         return config;

@@ -12,6 +12,8 @@ import java.util.Optional;
 /** Every global {@code tollgate.*} property, once, in the order of the README's table. */
 public final class GlobalProperties {
 
+    /** Read by the CDI extension before the rest, to decide whether Tollgate starts anything at all. */
+    public static final Property<Boolean> ENABLED = Property.of("tollgate.enabled", "true", Parsers.bool());
     static final Property<HeaderStyle> HEADERS = Property.of("tollgate.headers", "ietf", Parsers.choice(HeaderStyle.values()));
     static final Property<Double> JITTER = Property.of("tollgate.retry-after.jitter", "0.5", Parsers.fraction());
     static final Property<TrustedProxies> TRUSTED_PROXIES = Property.of("tollgate.trusted-proxies", "", Parsers.trustedProxies());
@@ -76,7 +78,7 @@ public final class GlobalProperties {
     static final Property<Optional<String>> ADMIN_ROLE = Property.of("tollgate.admin.role", "", Parsers.optionalText());
 
     /** Every one, in order. */
-    public static final List<Property<?>> ALL = List.of(HEADERS, JITTER, TRUSTED_PROXIES, FORWARDED_HEADER, TRUSTED_GATEWAYS,
+    public static final List<Property<?>> ALL = List.of(ENABLED, HEADERS, JITTER, TRUSTED_PROXIES, FORWARDED_HEADER, TRUSTED_GATEWAYS,
             IPV6_PREFIX, STORE, STORE_TIMEOUT, MEMORY_MAX_ENTRIES, DENIAL_CACHE, DENIAL_CACHE_MAX_ENTRIES, BANS_MAX_ENTRIES, METRICS,
             TELEMETRY, NEAR_LIMIT, TOP_DENIED, HEALTH, CONFIG_REFRESH,
             HAZELCAST_MAP, HAZELCAST_MAX_ENTRIES, HAZELCAST_BACKUPS, HAZELCAST_JNDI, CLIENT_ADDRESSES, CLIENT_CONFIG, CLUSTER_NAME,

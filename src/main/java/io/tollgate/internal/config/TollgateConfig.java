@@ -35,12 +35,13 @@ public final class TollgateConfig {
     private final Duration configRefresh;
     private final int topDenied;
     private final int bansMaxEntries;
+    private final boolean enabled;
 
     TollgateConfig(Map<String, RuleConfig> rules, HeaderStyle headerStyle, double retryAfterJitter,
             TrustedProxies trustedProxies, TrustedGateways trustedGateways, int ipv6Prefix, StoreType storeType, Duration storeTimeout,
             int memoryMaxEntries, HazelcastSettings hazelcast, ClusterSettings cluster, boolean denialCache, int denialCacheMaxEntries,
             boolean metrics, boolean health, boolean telemetry, double nearLimit, AdminSettings admin, Duration configRefresh,
-            int topDenied, int bansMaxEntries) {
+            int topDenied, int bansMaxEntries, boolean enabled) {
         this.rules = Collections.unmodifiableMap(rules);
         List<RuleConfig> withPaths = new ArrayList<>();
         for (RuleConfig rule : rules.values()) {
@@ -69,6 +70,15 @@ public final class TollgateConfig {
         this.configRefresh = configRefresh;
         this.topDenied = topDenied;
         this.bansMaxEntries = bansMaxEntries;
+        this.enabled = enabled;
+    }
+
+    /**
+     * @return whether Tollgate limits anything ({@code tollgate.enabled}); when not, the configuration is still read and
+     *         checked, but no store is opened and every call passes
+     */
+    public boolean enabled() {
+        return enabled;
     }
 
     /** @return how many members the store's cluster should have, and its quorum */

@@ -40,7 +40,8 @@ public class AdminAbsenceFilter implements ContainerRequestFilter {
     private boolean enabled() {
         Boolean on = enabled;
         if (on == null) {
-            on = CDI.current().select(Tollgate.class).get().config().admin().enabled();
+            Tollgate tollgate = CDI.current().select(Tollgate.class).get();
+            on = tollgate.enabled() && tollgate.config().admin().enabled();
             enabled = on;
         }
         return on;

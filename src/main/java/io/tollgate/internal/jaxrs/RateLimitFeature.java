@@ -34,6 +34,9 @@ public class RateLimitFeature implements DynamicFeature {
         CDI<Object> cdi = CDI.current();
         BeanManager beans = cdi.getBeanManager();
         Tollgate tollgate = cdi.select(Tollgate.class).get();
+        if (!tollgate.enabled()) {
+            return; // tollgate.enabled=false: no filter, no charge, no headers
+        }
         Class<?> type = resource.getResourceClass();
         Method method = resource.getResourceMethod();
         Binding binding = tollgate.binding(type, method);

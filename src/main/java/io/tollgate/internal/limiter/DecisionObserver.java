@@ -63,6 +63,17 @@ public interface DecisionObserver {
     default void refunded(RuleConfig rule, String key, long tokens, boolean failed) {
     }
 
+    /**
+     * An operator reset {@code rule}'s bucket for {@code key} on this member; {@code found}: the store held one. The
+     * default observes nothing.
+     */
+    default void reset(RuleConfig rule, String key, boolean found) {
+    }
+
+    /** An operator lifted the ban of {@code key} by {@code rule} on this member. The default observes nothing. */
+    default void banLifted(RuleConfig rule, String key) {
+    }
+
     /** Lets go of what the observer registered elsewhere (a gauge's callback), as the application stops. The default holds nothing. */
     default void close() {
     }
@@ -104,6 +115,18 @@ public interface DecisionObserver {
             public void refunded(RuleConfig rule, String key, long tokens, boolean failed) {
                 first.refunded(rule, key, tokens, failed);
                 second.refunded(rule, key, tokens, failed);
+            }
+
+            @Override
+            public void reset(RuleConfig rule, String key, boolean found) {
+                first.reset(rule, key, found);
+                second.reset(rule, key, found);
+            }
+
+            @Override
+            public void banLifted(RuleConfig rule, String key) {
+                first.banLifted(rule, key);
+                second.banLifted(rule, key);
             }
 
             @Override

@@ -34,7 +34,12 @@ final class ClusterWarnings implements AutoCloseable {
 
     /** @return the warnings, looking from now on; nothing to look at where one member is enough */
     static ClusterWarnings start(StoreCluster cluster, ClusterSettings settings) {
-        if (wanted(settings) <= 1) {
+        return start(cluster, settings, true);
+    }
+
+    /** @param look whether to look at all ({@code false}: nothing is started, nothing is ever warned of) */
+    static ClusterWarnings start(StoreCluster cluster, ClusterSettings settings, boolean look) {
+        if (!look || wanted(settings) <= 1) {
             return new ClusterWarnings(cluster, settings, null);
         }
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {

@@ -11,6 +11,7 @@ import io.tollgate.internal.config.TollgateConfig;
 import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.core.LimitLevel;
+import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.limiter.TopDenied;
 import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BucketReading;
@@ -34,16 +35,20 @@ public final class KeyAdmin implements RateLimitAdmin {
     private final Bans bans;
     /** The most denied keys of each rule on this member, or {@code null} when {@code tollgate.top-denied=0}. */
     private final TopDenied topDenied;
+    /** Told of each reset and each ban lifted (the application's events). */
+    private final DecisionObserver observer;
 
     /**
      * @param bans      the rules' bans, which an inspection shows and an operator lifts
      * @param topDenied the most denied keys of each rule, or {@code null} when none are followed
+     * @param observer  told of each reset the store carried out and each ban lifted
      */
-    public KeyAdmin(TollgateConfig config, BucketStore store, Bans bans, TopDenied topDenied) {
+    public KeyAdmin(TollgateConfig config, BucketStore store, Bans bans, TopDenied topDenied, DecisionObserver observer) {
         this.config = config;
         this.store = store;
         this.bans = bans;
         this.topDenied = topDenied;
+        this.observer = observer;
     }
 
     @Override
@@ -75,6 +80,7 @@ public final class KeyAdmin implements RateLimitAdmin {
             throw new IllegalStateException("the rate-limit store failed to reset a bucket of rule '" + resolved.name() + "': " + e, e);
         }
         LOG.info(() -> "Bucket " + BucketKeys.hash(key) + " of rule '" + resolved.name() + "' reset" + (found ? "" : " (it had none)"));
+        observer.reset(resolved, key, found);
         BucketStatus after = inspect(rule, key);
         return new BucketStatus(after.rule(), after.keyHash(), after.limits(), after.fromStore(), found, after.bannedUntil());
     }
@@ -90,6 +96,9 @@ public final class KeyAdmin implements RateLimitAdmin {
         RuleConfig resolved = rule(rule, key);
         boolean lifted = bans.lift(resolved.name(), key);
         LOG.info(() -> "Ban of " + BucketKeys.hash(key) + " by rule '" + resolved.name() + "' lifted" + (lifted ? "" : " (it had none)"));
+        if (lifted) {
+            observer.banLifted(resolved, key);
+        }
         return lifted;
     }
 

@@ -1,7 +1,11 @@
 package io.tollgate.internal.runtime;
 
+import io.tollgate.Decision;
 import io.tollgate.RateLimitKeyResolver;
+import io.tollgate.internal.config.BucketLimits;
+import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.config.TollgateConfig;
+import io.tollgate.internal.core.Clock;
 import io.tollgate.internal.core.Limit;
 import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.limiter.DecisionObserver;
@@ -13,6 +17,7 @@ import io.tollgate.internal.limiter.TopDenied;
 import io.tollgate.internal.request.HttpRequests;
 import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BucketStore;
+import io.tollgate.internal.store.InMemoryBucketStore;
 import io.tollgate.internal.store.StoreCluster;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -75,13 +80,13 @@ public final class Tollgate implements AutoCloseable {
         this.observer = observer;
         this.httpRequests = httpRequests;
         this.requests = requests;
-        this.settlesByOutcome = config.rules().values().stream().anyMatch(rule -> !rule.outcomes().isNone());
+        this.settlesByOutcome = config.enabled() && config.rules().values().stream().anyMatch(rule -> !rule.outcomes().isNone());
         TopDenied topDenied = config.topDenied() == 0 ? null : new TopDenied(config.rules().values(), config.topDenied(),
                 TopDenied.stripesForThisMachine(), TopDenied.WALL_CLOCK);
         this.limiter = new Limiter(store, config.storeTimeout(),
                 topDenied == null ? observer : DecisionObserver.both(observer, topDenied), bans, cluster, config.cluster().quorum());
-        this.clusterWarnings = ClusterWarnings.start(cluster, config.cluster());
-        this.admin = new KeyAdmin(config, store, limiter.bans(), topDenied);
+        this.clusterWarnings = ClusterWarnings.start(cluster, config.cluster(), config.enabled());
+        this.admin = new KeyAdmin(config, store, limiter.bans(), topDenied, observer);
         this.gate = new RequestGate(limiter, name -> {
             RateLimitKeyResolver resolver = resolvers.get(name);
             if (resolver == null) {
@@ -91,6 +96,35 @@ public final class Tollgate implements AutoCloseable {
         });
     }
 
+    /**
+     * @return Tollgate as {@code tollgate.enabled=false} has it: the configuration read and checked, and nothing
+     *         started: no store but an empty table in this JVM (so operators see every bucket full and none banned), no
+     *         threads, no cluster; the filter and the interceptor pass every call ({@link #enabled()})
+     */
+    public static Tollgate disabled(TollgateConfig config) {
+        InMemoryBucketStore empty = new InMemoryBucketStore(Clock.SYSTEM, 1);
+        return new Tollgate(config, empty, Bans.local(empty, 1), StoreCluster.ALONE, Map.of(), DecisionObserver.NONE,
+                HttpRequests.NONE, RequestRecords.NONE);
+    }
+
+    /** @return whether Tollgate limits anything here ({@code tollgate.enabled}); if not, every call passes uncharged */
+    public boolean enabled() {
+        return config.enabled();
+    }
+
+    /**
+     * @return what {@code tollgate.enabled=false} answers a programmatic check of {@code rule}: allowed, {@code cost}
+     *         as asked, nothing charged, its first limit for {@code key} reported full (remaining and limit its burst),
+     *         every time 0 and no flag set
+     * @throws IllegalArgumentException for a cost the rule's limits can never grant, as when enabled
+     */
+    public static Decision unlimited(RuleConfig rule, String key, long cost) {
+        BucketLimits limits = rule.live().limits(key);
+        limits.bucket().checkCost(cost);
+        long burst = limits.limits().get(0).burst();
+        return Decision.builder(rule.name()).allowed(true).cost(cost).remaining(burst).limit(burst, 0).build();
+    }
+
     public TollgateConfig config() {
         return config;
     }
@@ -98,6 +132,10 @@ public final class Tollgate implements AutoCloseable {
     /** @return what changes the rules at runtime */
     public LiveRules liveRules() {
         LiveRules rules = liveRules;
+        if (rules == null && !enabled()) {
+            throw new IllegalStateException("tollgate.enabled = false: Tollgate limits nothing in this application, and its rules "
+                    + "are not running to be changed");
+        }
         if (rules == null) {
             throw new IllegalStateException("Tollgate's rules cannot be changed yet: the application has not started");
         }

@@ -102,6 +102,7 @@ public final class BadConfiguration {
         add(cases, RULE + "refund-on", rate, " , ", "status:099", "status:5XX5", "exception:", "error:5xx");
         add(cases, "tollgate.rules", none, "no/slash", "my rule");
         add(cases, "tollgate.headers", none, "fancy", "x_ratelimit");
+        add(cases, "tollgate.enabled", none, "off", "no", "0");
         add(cases, "tollgate.retry-after.jitter", none, "2", "-0.1", "NaN", "50%");
         add(cases, "tollgate.trusted-proxies", none, "example.com", "10.0.0.0/33", "10.0.0.256", "fd00::/129");
         add(cases, "tollgate.trusted-proxies.header", none, "via", "x-real-ip");

@@ -121,6 +121,14 @@ class GlobalPropertiesTest {
     }
 
     @Test
+    void tollgateIsEnabledUnlessSwitchedOff() {
+        assertThat(read().enabled()).isTrue();
+        assertThat(read("tollgate.enabled", "false").enabled()).isFalse();
+        assertThat(read("tollgate.enabled", "FALSE").enabled()).isFalse();
+        assertThat(problems("tollgate.enabled", "off")).containsExactly("tollgate.enabled = 'off': must be one of true, false");
+    }
+
+    @Test
     void metricsAndTheReadinessCheckAreOnUnlessSwitchedOff() {
         assertThat(read().metrics()).isTrue();
         assertThat(read().health()).isTrue();
@@ -176,7 +184,7 @@ class GlobalPropertiesTest {
 
     @Test
     void refusesAnUnknownGlobalProperty() {
-        String known = "unknown property; known ones are tollgate.rules.<name>.<attribute> and tollgate.headers, "
+        String known = "unknown property; known ones are tollgate.rules.<name>.<attribute> and tollgate.enabled, tollgate.headers, "
                 + "tollgate.retry-after.jitter, tollgate.trusted-proxies, tollgate.trusted-proxies.header, tollgate.limits-from.trusted-gateways, "
                 + "tollgate.key.ipv6-prefix, tollgate.store, tollgate.store.timeout, "
                 + "tollgate.memory.max-entries, tollgate.denial-cache, tollgate.denial-cache.max-entries, "

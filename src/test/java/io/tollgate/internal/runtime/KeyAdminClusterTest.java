@@ -11,6 +11,7 @@ import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
 import io.tollgate.internal.hazelcast.HazelcastBucketStore;
+import io.tollgate.internal.limiter.DecisionObserver;
 import io.tollgate.internal.store.Bans;
 import io.tollgate.internal.store.BucketStore;
 import io.tollgate.internal.store.StoreStack;
@@ -54,7 +55,7 @@ class KeyAdminClusterTest {
         for (var member : cluster.members()) {
             BucketStore stack = StoreStack.DEFAULT.over(new HazelcastBucketStore(member, map, true, Duration.ofSeconds(10)));
             stacks.add(stack);
-            admins.add(new KeyAdmin(config, stack, Bans.local(stack), null)); // the rule has no ban; no denials followed
+            admins.add(new KeyAdmin(config, stack, Bans.local(stack), null, DecisionObserver.NONE)); // the rule has no ban; no denials followed
         }
     }
 
