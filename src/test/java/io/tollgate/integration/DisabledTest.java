@@ -76,7 +76,7 @@ class DisabledTest {
             RateLimiter limiter = app.bean(RateLimiter.class);
             for (int i = 0; i < 4; i++) {
                 Decision decision = limiter.tryAcquire("search", "k", 2);
-                assertThat(decision).isEqualTo(Decision.builder("search").allowed(true).cost(2).remaining(2).limit(2, 0).build());
+                assertThat(decision).isEqualTo(Decision.builder("search").allowed(true).cost(2).remaining(2).burst(2, 0).build());
             }
             assertThat(limiter.acquire("search", "k", 1, Duration.ofSeconds(1)).allowed()).isTrue();
             assertThat(limiter.tryAcquireAsync("search", "k", 1).toCompletableFuture().join().allowed()).isTrue();

@@ -122,7 +122,7 @@ public final class Tollgate implements AutoCloseable {
         BucketLimits limits = rule.live().limits(key);
         limits.bucket().checkCost(cost);
         long burst = limits.limits().get(0).burst();
-        return Decision.builder(rule.name()).allowed(true).cost(cost).remaining(burst).limit(burst, 0).build();
+        return Decision.builder(rule.name()).allowed(true).cost(cost).remaining(burst).burst(burst, 0).build();
     }
 
     public TollgateConfig config() {
