@@ -36,7 +36,8 @@ import org.junit.jupiter.api.TestFactory;
  * <li>{@code xml}: parsed; Maven coordinates are this project's, a supported Hazelcast, or the build's own.
  * <li>{@code yaml}: parsed; a Hazelcast configuration also loaded by Hazelcast.
  * <li>{@code bash}: {@code bash -n}, and the files, jars, profiles, executions and URLs it names ({@link BlockChecks}).
- * <li>{@code http}: a response's syntax; QuickStartIT (it-tests) compares it with both servers' answer.
+ * <li>{@code http}: a response's syntax; QuickStartIT (it-tests) compares it with both servers' answer, ExamplesIT
+ * (it-tests/examples) an example's with that example's.
  * <li>{@code text}: only the message of an invalid example, a {@code <!-- readme: layout -->} file tree
  * (every path exists), or an {@code <!-- readme: illustration -->} (listed as not checked).
  * </ul>
@@ -45,7 +46,8 @@ class ReadmeTest {
 
     static final Path ROOT = Path.of(System.getProperty("basedir", "."));
     static final List<Path> DOCUMENTS = List.of(Path.of("README.md"), Path.of("server-config/README.md"),
-            Path.of("it-tests/README.md"));
+            Path.of("it-tests/README.md"), Path.of("examples/open-liberty/README.md"),
+            Path.of("examples/payara-micro/README.md"));
     /** The section QuickStartIT deploys on both servers, the only one whose HTTP example is compared with them. */
     static final String QUICK_START = "Quick start";
     private static final Pattern INLINE_PROPERTY = Pattern.compile("tollgate\\.[\\w.$-]*=\\S.*");
@@ -199,9 +201,12 @@ class ReadmeTest {
                 return CHECKS.bash(where, block.file(), block.text());
             case "http":
                 requireNoMarker(block, marker);
+                if (block.file().startsWith("examples")) {
+                    return BlockChecks.http(where, block.text(), "the example's 429 by ExamplesIT (it-tests/examples)");
+                }
                 if (!block.file().equals(Path.of("README.md")) || !block.section().equals(QUICK_START)) {
                     throw new AssertionError(where + ": an HTTP example is compared with the servers only in README.md's \""
-                            + QUICK_START + "\" (QuickStartIT); move it there or extend QuickStartIT");
+                            + QUICK_START + "\" (QuickStartIT) and in the examples' READMEs (ExamplesIT); move it there or extend QuickStartIT");
                 }
                 return BlockChecks.http(where, block.text());
             case "text":
