@@ -464,10 +464,15 @@ final class BlockChecks {
 
     /** An HTTP response: its syntax here; QuickStartIT compares it with what both servers answer. */
     static String http(String where, String text) {
+        return http(where, text, "both servers by QuickStartIT");
+    }
+
+    /** An HTTP example's syntax, {@code comparedWith} naming the test that compares it with real responses. */
+    static String http(String where, String text, String comparedWith) {
         try {
             HttpExample example = HttpExample.parse(text);
             return "an HTTP " + example.status() + " with headers " + example.headers().keySet()
-                    + (example.body().isEmpty() ? "" : " and a JSON body") + "; compared with both servers by QuickStartIT";
+                    + (example.body().isEmpty() ? "" : " and a JSON body") + "; compared with " + comparedWith;
         } catch (IllegalArgumentException e) {
             throw new AssertionError(where + ": not an HTTP response as the servers send it: " + e.getMessage(), e);
         }

@@ -76,6 +76,10 @@ public final class ProjectFacts {
         Document rig = parse(root.resolve(hosts).resolve("pom.xml"));
         dependencies(rig, properties(shared, rig));
         poms.put(hosts, pom(rig));
+        Path examples = Path.of("it-tests", "examples");
+        Document runs = parse(root.resolve(examples).resolve("pom.xml"));
+        dependencies(runs, properties(shared, runs));
+        poms.put(examples, pom(runs));
         Document simulator = parse(root.resolve("simulator/pom.xml"));
         dependencies(simulator, properties(shared, simulator));
         poms.put(Path.of("simulator"), pom(simulator));

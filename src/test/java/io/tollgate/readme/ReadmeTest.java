@@ -13,7 +13,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -40,7 +39,8 @@ import org.junit.jupiter.api.TestFactory;
  * <li>{@code yaml}: parsed; a Hazelcast configuration also loaded by Hazelcast.
  * <li>{@code bash}: {@code bash -n}, and the files, jars, profiles, executions and URLs it names ({@link BlockChecks});
  * after {@code <!-- readme: your-project -->}, a command run in the reader's own project: its syntax and jar versions.
- * <li>{@code http}: a response's syntax; QuickStartIT (it-tests) compares it with both servers' answer.
+ * <li>{@code http}: a response's syntax; QuickStartIT (it-tests) compares it with both servers' answer, ExamplesIT
+ * (it-tests/examples) an example's with that example's.
  * <li>{@code text}: only the message of an invalid example, a {@code <!-- readme: layout -->} file tree
  * (every path exists), or an {@code <!-- readme: illustration -->} (listed as not checked).
  * </ul>
@@ -49,11 +49,6 @@ class ReadmeTest {
 
     static final Path ROOT = Path.of(System.getProperty("basedir", "."));
     static final List<Path> DOCUMENTS = documents();
-    /**
-     * Pages other branches add (the reference, the upgrades page, the standalone examples): a link to one of them
-     * is reported, not failed, while it is missing.
-     */
-    static final Set<Path> EXPECTED_MISSING = Set.of(Path.of("examples/open-liberty"), Path.of("examples/payara-micro"));
     private static final Pattern EXTERNAL = Pattern.compile("^[a-z][a-z0-9+.-]*:.*");
     /** The section QuickStartIT deploys on both servers, the only one whose HTTP example is compared with them. */
     static final String QUICK_START = "Quick start";
@@ -243,9 +238,12 @@ class ReadmeTest {
                 return CHECKS.bash(where, block.file(), block.text());
             case "http":
                 requireNoMarker(block, marker);
+                if (block.file().startsWith("examples")) {
+                    return BlockChecks.http(where, block.text(), "the example's 429 by ExamplesIT (it-tests/examples)");
+                }
                 if (!block.file().equals(Path.of("README.md")) || !block.section().equals(QUICK_START)) {
                     throw new AssertionError(where + ": an HTTP example is compared with the servers only in README.md's \""
-                            + QUICK_START + "\" (QuickStartIT); move it there or extend QuickStartIT");
+                            + QUICK_START + "\" (QuickStartIT) and in the examples' READMEs (ExamplesIT); move it there or extend QuickStartIT");
                 }
                 return BlockChecks.http(where, block.text());
             case "text":
@@ -287,9 +285,6 @@ class ReadmeTest {
         Path dir = link.file().getParent() == null ? Path.of("") : link.file().getParent();
         Path file = path.isEmpty() ? link.file() : dir.resolve(path).normalize();
         if (!Files.exists(ROOT.resolve(file))) {
-            if (EXPECTED_MISSING.contains(file)) {
-                return "NOT CHECKED: " + file + " is added by another change, expected missing until then";
-            }
             throw new AssertionError(link.where() + ": the link " + target + " names " + file + ", which does not exist");
         }
         if (anchor == null) {
