@@ -18,7 +18,7 @@ import java.util.concurrent.CompletionStage;
  * policy, with {@link Decision#storeUnavailable()} set.
  *
  * <p>With {@code tollgate.enabled=false} every check still refuses an unknown rule or a bad cost, and otherwise answers
- * at once: allowed, the cost as asked, nothing charged, {@code remaining} and {@code limit} the burst of the rule's
+ * at once: allowed, the cost as asked, nothing charged, {@code remaining} and {@code burst} the burst of the rule's
  * first limit (for the key), every time 0 and no flag set; {@link #refund} takes nothing and returns {@code true}.
  */
 public interface RateLimiter {
