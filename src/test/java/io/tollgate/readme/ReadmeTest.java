@@ -153,6 +153,8 @@ class ReadmeTest {
         assertThat(Markdown.read(ROOT, Path.of("README.md")).section("Commands"))
                 .as("a bash block of the README's Commands runs exactly what .ci/run runs: " + command)
                 .anySatisfy(block -> assertThat(block.text().lines()).contains(command));
+        assertThat(ci.get(marker + 3)).as(".ci/run stops with the status of a failing step of the test command, on the "
+                + "line after its comment (a failure inside an && list does not stop a script under set -e)").startsWith("rc=$?;");
     }
 
     // ------------------------------------------------------------------ the convention, shown to fail where it must
