@@ -261,8 +261,17 @@ final class BlockChecks {
      * supported Hazelcast version; Maven profiles and executions exist; the demo's URLs name its port.
      */
     String bash(String where, Path doc, String text) {
+        return bashFrom(where, doc.getParent() == null ? Path.of("") : doc.getParent(), text);
+    }
+
+    /** As {@link #bash}, for a block run from the repository's root ({@code <!-- readme: repository-root -->}). */
+    String bashFromTheRoot(String where, String text) {
+        return bashFrom(where, Path.of(""), text);
+    }
+
+    private String bashFrom(String where, Path start, String text) {
         syntax(where, text);
-        Path cwd = doc.getParent() == null ? Path.of("") : doc.getParent();
+        Path cwd = start;
         Path module = Path.of("");
         List<String> checked = new ArrayList<>();
         for (List<String> command : Shell.commands(text)) {

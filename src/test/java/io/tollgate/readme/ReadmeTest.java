@@ -38,7 +38,8 @@ import org.junit.jupiter.api.TestFactory;
  * <li>{@code xml}: parsed; Maven coordinates are this project's, a supported Hazelcast, or the build's own.
  * <li>{@code yaml}: parsed; a Hazelcast configuration also loaded by Hazelcast.
  * <li>{@code bash}: {@code bash -n}, and the files, jars, profiles, executions and URLs it names ({@link BlockChecks});
- * after {@code <!-- readme: your-project -->}, a command run in the reader's own project: its syntax and jar versions.
+ * after {@code <!-- readme: your-project -->}, a command run in the reader's own project: its syntax and jar versions;
+ * after {@code <!-- readme: repository-root -->}, one run from the root of a clone of this repository.
  * <li>{@code http}: a response's syntax; QuickStartIT (it-tests) compares it with both servers' answer, ExamplesIT
  * (it-tests/examples) an example's with that example's.
  * <li>{@code text}: only the message of an invalid example, a {@code <!-- readme: layout -->} file tree
@@ -235,6 +236,9 @@ class ReadmeTest {
             case "bash", "sh", "shell":
                 if (marker.equals("your-project")) {
                     return CHECKS.bashInTheReadersProject(where, block.text());
+                }
+                if (marker.equals("repository-root")) {
+                    return CHECKS.bashFromTheRoot(where, block.text());
                 }
                 requireNoMarker(block, marker);
                 return CHECKS.bash(where, block.file(), block.text());
