@@ -48,6 +48,18 @@ public final class BadConfiguration {
             return new Case(property.replace(RULE, "tollgate.rules." + name + "."), value, renamed);
         }
 
+        /** @return the configuration of the case, name and value alternately: its context, then the bad value */
+        public String[] properties() {
+            List<String> properties = new ArrayList<>();
+            context.forEach((name, value) -> {
+                properties.add(name);
+                properties.add(value);
+            });
+            properties.add(property);
+            properties.add(value);
+            return properties.toArray(new String[0]);
+        }
+
         public boolean isRuleAttribute() {
             return property.startsWith(RULE);
         }

@@ -3,9 +3,7 @@ package io.tollgate.internal.config;
 import static io.tollgate.internal.config.ConfigTesting.problems;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -61,14 +59,7 @@ class DocumentedPropertiesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("badValues")
     void aBadValueOfEveryDocumentedPropertyIsReportedWithThePropertyAndTheValue(BadConfiguration.Case bad) {
-        List<String> properties = new ArrayList<>();
-        bad.context.forEach((name, value) -> {
-            properties.add(name);
-            properties.add(value);
-        });
-        properties.add(bad.property);
-        properties.add(bad.value);
-        assertThat(problems(properties.toArray(new String[0]))).singleElement(InstanceOfAssertFactories.STRING)
+        assertThat(problems(bad.properties())).singleElement(InstanceOfAssertFactories.STRING)
                 .startsWith(bad.property + " = '" + bad.value + "': ");
     }
 }

@@ -106,14 +106,7 @@ class ErrorsReferenceTest {
     static String refusedValues() {
         StringBuilder out = new StringBuilder("| Property | Refused value | Reason | With |\n|---|---|---|---|\n");
         for (BadConfiguration.Case bad : BadConfiguration.cases()) {
-            List<String> properties = new ArrayList<>();
-            bad.context.forEach((name, value) -> {
-                properties.add(name);
-                properties.add(value);
-            });
-            properties.add(bad.property);
-            properties.add(bad.value);
-            List<String> lines = problems(properties.toArray(new String[0]));
+            List<String> lines = problems(bad.properties());
             String prefix = bad.property + " = '" + bad.value + "': ";
             assertThat(lines).singleElement().asString().startsWith(prefix);
             String with = bad.context.entrySet().stream().filter(entry -> !entry.equals(Map.entry(RULE_RATE, "10")))
