@@ -9,8 +9,11 @@ import jakarta.ws.rs.ext.Provider;
 @Provider
 public class InvalidCostMapper implements ExceptionMapper<InvalidCostException> {
 
+    /** The application's bodies of refusals, looked up on the first. */
+    private final RefusalBodies bodies = new RefusalBodies();
+
     @Override
     public Response toResponse(InvalidCostException exception) {
-        return Responses.invalidCost(exception, RefusalBodies.current());
+        return Responses.invalidCost(exception, bodies);
     }
 }

@@ -9,8 +9,11 @@ import jakarta.ws.rs.ext.Provider;
 @Provider
 public class MissingKeyMapper implements ExceptionMapper<MissingKeyException> {
 
+    /** The application's bodies of refusals, looked up on the first. */
+    private final RefusalBodies bodies = new RefusalBodies();
+
     @Override
     public Response toResponse(MissingKeyException exception) {
-        return Responses.missingKey(exception, RefusalBodies.current());
+        return Responses.missingKey(exception, bodies);
     }
 }

@@ -18,6 +18,9 @@ import java.util.List;
 @Provider
 public class RateLimitExceededMapper implements ExceptionMapper<RateLimitExceededException> {
 
+    /** The application's bodies of refusals, looked up on the first. */
+    private final RefusalBodies bodies = new RefusalBodies();
+
     @Override
     public Response toResponse(RateLimitExceededException exception) {
         Decision decision = exception.decision();
@@ -31,6 +34,6 @@ public class RateLimitExceededMapper implements ExceptionMapper<RateLimitExceede
             }
         }
         tollgate.httpRequests().beforeTooManyRequests();
-        return Responses.tooManyRequests(tollgate.config(), decision, key, checks, RefusalBodies.current(), exception);
+        return Responses.tooManyRequests(tollgate.config(), decision, key, checks, bodies, exception);
     }
 }

@@ -26,8 +26,8 @@ public class RateLimitFeature implements DynamicFeature {
 
     /** One per application, made on first use: the application's runtime is not known before. */
     private PeerAddress peerAddress;
-    /** The application's bodies of refusals, made on first use like {@link #peerAddress}. */
-    private RefusalBodies bodies;
+    /** The application's bodies of refusals. */
+    private final RefusalBodies bodies = new RefusalBodies();
 
     @Override
     public void configure(ResourceInfo resource, FeatureContext context) {
@@ -48,15 +48,8 @@ public class RateLimitFeature implements DynamicFeature {
             }
             rules = List.of();
         }
-        context.register(new RateLimitFilter(tollgate, method, binding, rules, peerAddress(tollgate), bodies()), PRIORITY);
+        context.register(new RateLimitFilter(tollgate, method, binding, rules, peerAddress(tollgate), bodies), PRIORITY);
         context.register(new RateLimitResponseFilter(tollgate), PRIORITY);
-    }
-
-    private synchronized RefusalBodies bodies() {
-        if (bodies == null) {
-            bodies = RefusalBodies.current();
-        }
-        return bodies;
     }
 
     private synchronized PeerAddress peerAddress(Tollgate tollgate) {

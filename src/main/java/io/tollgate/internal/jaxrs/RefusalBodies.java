@@ -15,22 +15,23 @@ import java.util.logging.Logger;
 
 /**
  * Sets the body of a refusal: the application's {@link RefusalBody} bean's, if it has one and that gives one, else
- * Tollgate's problem body. Only the body and its media type: the status and the headers are set apart.
+ * Tollgate's problem body. Only the body and its media type: the status and the headers are set apart. The bean is
+ * looked up once, on the first refusal (the filter and each mapper hold one of these for their application).
  */
 final class RefusalBodies {
 
     private static final Logger LOG = Logger.getLogger(RefusalBodies.class.getName());
     private static final ThrottledLog FAILED = ThrottledLog.of(LOG, Level.WARNING);
 
-    private final Instance<RefusalBody> beans;
+    /** The application's bean, once looked up. */
+    private volatile Lookup lookup;
 
-    private RefusalBodies(Instance<RefusalBody> beans) {
-        this.beans = beans;
-    }
-
-    /** @return the application's bodies, as the current CDI container has them */
-    static RefusalBodies current() {
-        return new RefusalBodies(CDI.current().select(RefusalBody.class));
+    /**
+     * @param beans  the application's bean, or {@code null} if it has none (or several)
+     * @param shared that bean's client proxy when it has a normal scope, asked on every refusal; {@code null} for a
+     *               {@code @Dependent} bean, made (and destroyed) per refusal
+     */
+    private record Lookup(Instance<RefusalBody> beans, RefusalBody shared) {
     }
 
     /**
@@ -38,7 +39,8 @@ final class RefusalBodies {
      * @param problem Tollgate's problem body
      */
     void write(Response.ResponseBuilder response, Supplier<? extends RateLimitRefusedException> refusal, String problem) {
-        Entity<?> body = beans.isResolvable() ? ask(refusal.get()) : null;
+        Lookup found = lookup();
+        Entity<?> body = found.beans() == null ? null : ask(found, refusal.get());
         if (body == null) {
             response.type(ProblemBodies.MEDIA_TYPE).entity(problem);
             return;
@@ -49,11 +51,26 @@ final class RefusalBodies {
         }
     }
 
+    private Lookup lookup() {
+        Lookup found = lookup;
+        if (found == null) {
+            Instance<RefusalBody> beans = CDI.current().select(RefusalBody.class);
+            if (!beans.isResolvable()) {
+                found = new Lookup(null, null);
+            } else {
+                boolean dependent = beans.getHandle().getBean().getScope() == Dependent.class;
+                found = new Lookup(beans, dependent ? null : beans.get());
+            }
+            lookup = found;
+        }
+        return found;
+    }
+
     /** @return the bean's body, or {@code null} if it gives none or fails; a {@code @Dependent} bean made for it is destroyed */
-    private Entity<?> ask(RateLimitRefusedException refusal) {
-        Instance.Handle<RefusalBody> bean = beans.getHandle();
+    private static Entity<?> ask(Lookup found, RateLimitRefusedException refusal) {
+        Instance.Handle<RefusalBody> made = found.shared() == null ? found.beans().getHandle() : null;
         try {
-            return bean.get().body(refusal);
+            return (made == null ? found.shared() : made.get()).body(refusal);
         } catch (RuntimeException e) {
             if (FAILED.due()) {
                 FAILED.write("The application's RefusalBody failed for a refusal by rule '" + refusal.rule()
@@ -61,8 +78,8 @@ final class RefusalBodies {
             }
             return null;
         } finally {
-            if (bean.getBean().getScope() == Dependent.class) {
-                bean.destroy();
+            if (made != null) {
+                made.destroy();
             }
         }
     }
