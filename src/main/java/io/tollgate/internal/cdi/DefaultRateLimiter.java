@@ -16,6 +16,8 @@ import java.util.concurrent.CompletionStage;
 @ApplicationScoped
 public class DefaultRateLimiter implements RateLimiter {
 
+    private static final TokenWait WAIT = new TokenWait(Sleeper.SYSTEM);
+
     @Inject
     TollgateExtension extension;
 
@@ -38,7 +40,7 @@ public class DefaultRateLimiter implements RateLimiter {
             }
             return Tollgate.unlimited(resolved, bucket, cost);
         }
-        return new TokenWait(Sleeper.SYSTEM).acquire(() -> tollgate.limiter().check(resolved, bucket, cost), maxWait);
+        return WAIT.acquire(() -> tollgate.limiter().check(resolved, bucket, cost), maxWait);
     }
 
     @Override
