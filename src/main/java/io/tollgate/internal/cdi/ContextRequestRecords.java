@@ -32,7 +32,7 @@ final class ContextRequestRecords implements RequestRecords {
 
     @Override
     public void handOver(RequestRecord record) {
-        if (servlet == HttpRequests.NONE) {
+        if (!servlet.hasAttributes()) {
             state().begin(record);
         }
     }
@@ -42,7 +42,7 @@ final class ContextRequestRecords implements RequestRecords {
         if (!requestContextActive()) {
             return null; // no HTTP request on this thread (a timer, a message): nothing to ask the servlet layer
         }
-        if (servlet == HttpRequests.NONE) {
+        if (!servlet.hasAttributes()) {
             return state().record();
         }
         if (servlet.attribute(RequestRecord.ATTRIBUTE) instanceof RequestRecord record) {
@@ -62,7 +62,7 @@ final class ContextRequestRecords implements RequestRecords {
         if (!requestContextActive()) {
             return null;
         }
-        if (servlet == HttpRequests.NONE) {
+        if (!servlet.hasAttributes()) {
             return state().record();
         }
         return servlet.attribute(RequestRecord.ATTRIBUTE) instanceof RequestRecord record ? record : null;

@@ -14,7 +14,7 @@ import java.util.List;
 public class DefaultRateLimitAdmin implements RateLimitAdmin {
 
     @Inject
-    TollgateExtension extension;
+    RunningTollgate extension;
 
     @Override
     public List<RuleDescription> rules() {

@@ -11,7 +11,7 @@ import java.util.Map;
 public class DefaultRateLimitRules implements RateLimitRules {
 
     @Inject
-    TollgateExtension extension;
+    RunningTollgate extension;
 
     @Override
     public Map<String, String> change(String rule, Map<String, String> attributes) {

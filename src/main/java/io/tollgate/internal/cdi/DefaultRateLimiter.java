@@ -19,7 +19,7 @@ public class DefaultRateLimiter implements RateLimiter {
     private static final TokenWait WAIT = new TokenWait(Sleeper.SYSTEM);
 
     @Inject
-    TollgateExtension extension;
+    RunningTollgate extension;
 
     @Override
     public Decision tryAcquire(String rule, String key, long cost) {

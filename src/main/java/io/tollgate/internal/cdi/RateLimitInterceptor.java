@@ -34,7 +34,7 @@ import java.util.List;
 public class RateLimitInterceptor {
 
     @Inject
-    TollgateExtension extension;
+    RunningTollgate extension;
 
     /**
      * The bean whose method is called: its class is the one that carries the annotations. {@code null} for an

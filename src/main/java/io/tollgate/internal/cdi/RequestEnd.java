@@ -16,7 +16,7 @@ import jakarta.inject.Inject;
 public class RequestEnd {
 
     @Inject
-    TollgateExtension extension;
+    RunningTollgate extension;
 
     void ending(@Observes @BeforeDestroyed(RequestScoped.class) Object request) {
         if (!extension.settlesByOutcome()) {

@@ -21,6 +21,14 @@ public final class StoreReadiness implements HealthCheck {
     }
 
     /**
+     * @param running Tollgate as deployed (throws {@link IllegalStateException} while it is not running)
+     * @return the check, for a container that registers it itself (Quarkus)
+     */
+    public static HealthCheck of(Supplier<Tollgate> running) {
+        return new StoreReadiness(running);
+    }
+
+    /**
      * Adds the check as a bean of the application ({@code @Readiness HealthCheck}), where the server's health support
      * sees it (see {@link ReadinessBean}).
      *

@@ -3,6 +3,7 @@ package io.tollgate.internal.jaxrs;
 import io.tollgate.internal.config.RuleConfig;
 import io.tollgate.internal.runtime.Binding;
 import io.tollgate.internal.runtime.Tollgate;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.Priorities;
@@ -48,8 +49,15 @@ public class RateLimitFeature implements DynamicFeature {
             }
             rules = List.of();
         }
-        context.register(new RateLimitFilter(tollgate, method, binding, rules, peerAddress(tollgate), bodies), PRIORITY);
+        context.register(new RateLimitFilter(tollgate, method, binding, rules, peerAddress(tollgate), bodies, threads(cdi)),
+                PRIORITY);
         context.register(new RateLimitResponseFilter(tollgate), PRIORITY);
+    }
+
+    /** @return the runtime's threads for decisions that may block, if it gives them; else the request's own */
+    private static FilterThreads threads(CDI<Object> cdi) {
+        Instance<FilterThreads> threads = cdi.select(FilterThreads.class);
+        return threads.isResolvable() ? threads.get() : FilterThreads.CALLER;
     }
 
     private synchronized PeerAddress peerAddress(Tollgate tollgate) {

@@ -3,6 +3,7 @@ package io.tollgate.internal.jaxrs;
 import io.tollgate.InvalidCostException;
 import io.tollgate.MissingKeyException;
 import io.tollgate.internal.config.RuleConfig;
+import io.tollgate.internal.config.StoreType;
 import io.tollgate.internal.limiter.RequestGate;
 import io.tollgate.internal.limiter.RuleCheck;
 import io.tollgate.internal.request.IncomingRequest;
@@ -30,21 +31,24 @@ final class RateLimitFilter implements ContainerRequestFilter {
     private final List<RuleConfig> methodRules;
     private final PeerAddress peerAddress;
     private final RefusalBodies bodies;
+    private final FilterThreads threads;
 
     /**
      * @param binding     what the resource method's annotations say
      * @param methodRules the rules this filter checks for them: the binding's, or none where the interceptor
      *                    checks them (a {@code @RateLimitKey} parameter)
      * @param bodies      the bodies of its refusals
+     * @param threads     where a decision that may block runs
      */
     RateLimitFilter(Tollgate tollgate, Method resourceMethod, Binding binding, List<RuleConfig> methodRules,
-            PeerAddress peerAddress, RefusalBodies bodies) {
+            PeerAddress peerAddress, RefusalBodies bodies, FilterThreads threads) {
         this.tollgate = tollgate;
         this.resourceMethod = resourceMethod;
         this.binding = binding;
         this.methodRules = methodRules;
         this.peerAddress = peerAddress;
         this.bodies = bodies;
+        this.threads = threads;
     }
 
     @Override
@@ -58,6 +62,14 @@ final class RateLimitFilter implements ContainerRequestFilter {
         if (rules.isEmpty()) {
             return;
         }
+        if (tollgate.config().storeType() == StoreType.MEMORY) {
+            decide(context, request, record, rules);
+        } else {
+            threads.run(context, () -> decide(context, request, record, rules));
+        }
+    }
+
+    private void decide(ContainerRequestContext context, IncomingRequest request, RequestRecord record, List<RuleConfig> rules) {
         List<RuleCheck> checks;
         try {
             checks = tollgate.gate().check(rules, request, resourceMethod, NO_ARGUMENTS, null);

@@ -26,6 +26,11 @@ public interface HttpRequests {
         @Override
         public void setAttribute(String name, Object value) {
         }
+
+        @Override
+        public boolean hasAttributes() {
+            return false;
+        }
     };
 
     /** @return the request being served on this thread, or {@code null} outside an HTTP request */
@@ -39,6 +44,14 @@ public interface HttpRequests {
 
     /** Sets the attribute {@code name} of the request being served on this thread, if there is one. */
     void setAttribute(String name, Object value);
+
+    /**
+     * @return whether the request's attributes are where Tollgate keeps what it knows of the request (the Servlet API's,
+     *         which are also the JAX-RS request's properties); where not, the CDI request context keeps it
+     */
+    default boolean hasAttributes() {
+        return true;
+    }
 
     /** Called before a 429 is sent for the request being served: the server may need to learn its reason phrase. */
     default void beforeTooManyRequests() {
