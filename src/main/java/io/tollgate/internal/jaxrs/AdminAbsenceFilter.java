@@ -31,9 +31,12 @@ public class AdminAbsenceFilter implements ContainerRequestFilter {
         }
     }
 
-    /** Decodes the path only if its raw form could be an admin path: most requests' cannot. */
+    /**
+     * Decodes the path only if its raw form could be an admin path: most requests' cannot. The raw form is the request
+     * URI's ({@code getPath(false)} is not in every runtime: Quarkus REST refuses it).
+     */
     private static boolean isAdminPath(UriInfo uri) {
-        String raw = uri.getPath(false);
+        String raw = uri.getRequestUri().getRawPath();
         return (raw.contains("admin") || raw.indexOf('%') >= 0) && isAdminPath(uri.getPath());
     }
 
