@@ -28,7 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Tollgate's admin resource on a real server, switched on with the role {@code tollgate-admin} and the WAR's own
- * authentication (Jakarta Security, HTTP Basic, {@link OperatorIdentityStore}): a caller outside the role is
+ * authentication (Jakarta Security, HTTP Basic, {@link OperatorIdentityStore}; on Quarkus its embedded users): a caller outside the role is
  * refused, an operator empties nothing but resets a client's bucket, which answers 200 again.
  */
 @ExtendWith(ArquillianExtension.class)
@@ -39,20 +39,22 @@ class AdminResourceIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return Deployments.war("admin", Deployments.contractConfig(Map.ofEntries(Map.entry("tollgate.admin.enabled", "true"),
+        WebArchive war = Deployments.war("admin", Deployments.contractConfig(Map.ofEntries(Map.entry("tollgate.admin.enabled", "true"),
                         Map.entry("tollgate.admin.role", "tollgate-admin"),
                         // two rules of the same limits on one path: one is made stricter, the other is the control
                         Map.entry("tollgate.rules.fast.rate", "5/1s"), Map.entry("tollgate.rules.fast.burst", "5"),
                         Map.entry("tollgate.rules.fast.key", "header:X-Api-Key"), Map.entry("tollgate.rules.fast.paths", "/status"),
                         Map.entry("tollgate.rules.steady.rate", "5/1s"), Map.entry("tollgate.rules.steady.burst", "5"),
                         Map.entry("tollgate.rules.steady.key", "header:X-Api-Key"), Map.entry("tollgate.rules.steady.paths", "/status"))))
-                .addClass(OperatorIdentityStore.class)
                 .addAsWebInfResource(new StringAsset("<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"6.0\">"
                         + ROLES + "</web-app>"), "web.xml")
                 .addAsWebInfResource(new StringAsset("<payara-web-app><security-role-mapping><role-name>tollgate-admin</role-name>"
                         + "<group-name>tollgate-admin</group-name></security-role-mapping><security-role-mapping>"
                         + "<role-name>users</role-name><group-name>users</group-name></security-role-mapping></payara-web-app>"),
                         "payara-web.xml");
+        // Quarkus has no Jakarta Security: there the same users are the application's embedded ones (HTTP Basic,
+        // servers/quarkus-app's application.properties)
+        return Deployments.isQuarkus() ? war : war.addClass(OperatorIdentityStore.class);
     }
 
     @ArquillianResource

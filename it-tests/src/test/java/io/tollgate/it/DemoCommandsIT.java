@@ -15,6 +15,7 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -27,6 +28,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * and the test says so.
  */
 @ExtendWith(ArquillianExtension.class)
+@DisabledIfSystemProperty(named = "it.server", matches = "quarkus",
+        disabledReason = "the README's demo commands call Open Liberty's context root; the Quarkus demo is ./demo.sh quarkus")
 class DemoCommandsIT {
 
     private static final Pattern LOOP = Pattern.compile("for \\w+ in \\$\\(seq 1 (\\d+)\\); do curl .*?(http://\\S+);.*");

@@ -26,7 +26,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  */
 public final class Deployments {
 
-    /** Set per failsafe execution: payara | liberty | wildfly. */
+    /** Set per failsafe execution: payara | liberty | wildfly | quarkus. */
     public static final String SERVER = System.getProperty("it.server", "payara");
 
     private Deployments() {
@@ -38,6 +38,19 @@ public final class Deployments {
 
     public static boolean isWildfly() {
         return "wildfly".equals(SERVER);
+    }
+
+    /**
+     * Quarkus runs the sample application as Quarkus packaged it ({@code servers/quarkus-app}): a WAR's configuration
+     * is used, its classes are not deployed (see {@code QuarkusProcessContainer}).
+     */
+    public static boolean isQuarkus() {
+        return "quarkus".equals(SERVER);
+    }
+
+    /** @return the path of MicroProfile Health's readiness, under {@link #healthBase}: Quarkus's is under {@code /q} */
+    public static String readinessPath() {
+        return isQuarkus() ? "/q/health/ready" : "/health/ready";
     }
 
     /** Payara has a Hazelcast of its own (its Data Grid); on the other servers the WAR bundles one. */
@@ -76,7 +89,8 @@ public final class Deployments {
      * {@code enterpriseBeansLite-4.0}, which the test servers have).
      */
     public static WebArchive contractWithEjb(String name) {
-        return contract(name).addPackage(LedgerBean.class.getPackage());
+        // Quarkus has no session beans: there the WAR has none, and the case that calls one is skipped
+        return isQuarkus() ? contract(name) : contract(name).addPackage(LedgerBean.class.getPackage());
     }
 
     /**

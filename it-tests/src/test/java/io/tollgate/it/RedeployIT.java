@@ -26,6 +26,7 @@ import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -42,6 +43,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * what this test counts.
  */
 @ExtendWith(ArquillianExtension.class)
+@DisabledIfSystemProperty(named = "it.server", matches = "quarkus",
+        disabledReason = "a redeploy into a running server: a Quarkus application is one process, stopped and started, never redeployed")
 class RedeployIT {
 
     private static final int REDEPLOYS = 10;

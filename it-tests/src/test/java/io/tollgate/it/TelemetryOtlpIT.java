@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * MicroProfile Telemetry turned on by the application's own configuration, exporting by OTLP ({@code http/protobuf})
+ * MicroProfile Telemetry (on Quarkus its OpenTelemetry extension) turned on by the application's own configuration, exporting by OTLP ({@code http/protobuf})
  * every 500 ms to a receiver this test runs on 127.0.0.1 and stops. On every server the spans of the rule's 429s
  * arrive with {@code tollgate.outcome=denied}; on Liberty and WildFly its 200s and 429s also arrive as
  * {@code tollgate.decisions} allowed and denied. Payara Micro 6.2025.10 posts metrics too, but its exports lacked
@@ -46,6 +46,15 @@ class TelemetryOtlpIT {
             receiver = OtlpReceiver.start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+        if (Deployments.isQuarkus()) { // Quarkus's OpenTelemetry extension, configured as Quarkus configures it
+            return Deployments.war("telemetry-otlp", Deployments.contractConfig(Map.of(
+                    "quarkus.otel.sdk.disabled", "false",
+                    "quarkus.otel.service.name", "tollgate-telemetry-otlp-it",
+                    "quarkus.otel.exporter.otlp.endpoint", receiver.endpoint(),
+                    "quarkus.otel.exporter.otlp.protocol", "http/protobuf",
+                    "quarkus.otel.metric.export.interval", "500ms",
+                    "quarkus.otel.bsp.schedule.delay", "200ms")));
         }
         return Deployments.war("telemetry-otlp", Deployments.contractConfig(Map.of(
                 "otel.sdk.disabled", "false",

@@ -25,6 +25,7 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -39,6 +40,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 class WhereLimitsApplyIT {
+
+    /** Why the cases of a plain servlet do not run on Quarkus. */
+    private static final String SERVLETS_ON_QUARKUS = "the Quarkus application serves Quarkus REST, not servlets (no Undertow)";
 
     private static final long HOUR = 3600;
     private static final String PROBLEM_JSON = "application/problem+json";
@@ -186,6 +190,7 @@ class WhereLimitsApplyIT {
     // ---------------------------------------------------------------- a service called from a servlet
 
     @Test
+    @DisabledIfSystemProperty(named = "it.server", matches = "quarkus", disabledReason = SERVLETS_ON_QUARKUS)
     void servletCallersHaveABucketPerClientAddress() {
         int n = ThreadLocalRandom.current().nextInt(1, 254);
         String a = "203.0.113." + n;
@@ -209,6 +214,7 @@ class WhereLimitsApplyIT {
     }
 
     @Test
+    @DisabledIfSystemProperty(named = "it.server", matches = "quarkus", disabledReason = SERVLETS_ON_QUARKUS)
     void aTierRuleHoldsForServletCalls() {
         String key = freshKey();
         for (int i = 1; i <= 2; i++) {
@@ -227,6 +233,7 @@ class WhereLimitsApplyIT {
     }
 
     @Test
+    @DisabledIfSystemProperty(named = "it.server", matches = "quarkus", disabledReason = SERVLETS_ON_QUARKUS)
     void keyPathOfAServletCallIsTheServletPath() {
         String key = freshKey();
         for (int i = 1; i <= 2; i++) {
@@ -244,6 +251,7 @@ class WhereLimitsApplyIT {
     // ---------------------------------------------------------------- an EJB
 
     @Test
+    @DisabledIfSystemProperty(named = "it.server", matches = "quarkus", disabledReason = "Quarkus has no session beans (EJB)")
     void aDenialOnAnEjbIsA429AndNoErrorInTheServerLog() throws InterruptedException {
         ServerLog log = ServerLog.ofNodeA();
         String key = freshKey();

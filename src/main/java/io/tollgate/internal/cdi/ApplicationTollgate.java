@@ -16,6 +16,7 @@ import io.tollgate.internal.hazelcast.HazelcastBackend;
 import io.tollgate.internal.hazelcast.HazelcastStores;
 import io.tollgate.internal.hazelcast.HazelcastThreadLocals;
 import io.tollgate.internal.limiter.DecisionObserver;
+import io.tollgate.internal.limiter.LateObserver;
 import io.tollgate.internal.request.HttpRequests;
 import io.tollgate.internal.runtime.Binding;
 import io.tollgate.internal.runtime.LiveRules;
@@ -64,6 +65,9 @@ public final class ApplicationTollgate implements RunningTollgate {
     private final List<String> problems = new ArrayList<>();
     private TollgateConfig config;
     private Settings settings;
+    private StoreCluster cluster;
+    /** The application's metrics, telemetry and events, made once its beans can be ({@link #observe}). */
+    private final LateObserver observers = new LateObserver();
     private volatile Tollgate tollgate;
 
     /**
@@ -160,12 +164,9 @@ public final class ApplicationTollgate implements RunningTollgate {
             store = stacked(config, decider);
             Bans bans = bans(config, decider, backend);
             SharedRules shared = backend != null ? backend.sharedRules() : SharedRules.local();
-            StoreCluster cluster = backend != null ? backend.cluster() : StoreCluster.ALONE;
+            cluster = backend != null ? backend.cluster() : StoreCluster.ALONE;
             warmUp(store, config);
-            DecisionObserver observer = DecisionObserver.both(DecisionObserver.both(
-                    bound(config.metrics(), METRICS_BINDING, METRICS_API, "MicroProfile Metrics", beans, cluster),
-                    bound(config.telemetry(), TELEMETRY_BINDING, TELEMETRY_API, "OpenTelemetry", beans, cluster)), events(beans));
-            Tollgate running = new Tollgate(config, store, bans, cluster, resolvers, observer, httpRequests,
+            Tollgate running = new Tollgate(config, store, bans, cluster, resolvers, observers, httpRequests,
                     new ContextRequestRecords(config, httpRequests, beans));
             annotatedTypes.forEach((type, methods) -> {
                 for (Method method : methods) {
@@ -194,6 +195,20 @@ public final class ApplicationTollgate implements RunningTollgate {
         }
         LOG.info("Tollgate is limiting with " + config.rules().size() + " rule(s): " + config.rules().values());
         return failures;
+    }
+
+    /**
+     * Makes the application's observers of Tollgate's decisions: its metrics (MicroProfile Metrics), its instruments and
+     * spans (OpenTelemetry) and the events it observes. Right after {@link #start} on CDI Full; on Quarkus once the
+     * application has started, when its OpenTelemetry has been made. Does nothing unless Tollgate is running.
+     */
+    public void observe(BeanManager beans) {
+        if (tollgate == null || !config.enabled()) {
+            return;
+        }
+        observers.set(DecisionObserver.both(DecisionObserver.both(
+                bound(config.metrics(), METRICS_BINDING, METRICS_API, "MicroProfile Metrics", beans, cluster),
+                bound(config.telemetry(), TELEMETRY_BINDING, TELEMETRY_API, "OpenTelemetry", beans, cluster)), events(beans)));
     }
 
     /** Closes the store, if it is open. */

@@ -108,6 +108,7 @@ public class TollgateExtension implements Extension, RunningTollgate {
         for (Exception failure : application.start(beans, httpRequests(beans))) {
             event.addDeploymentProblem(new DeploymentException(failure.getMessage(), failure.getCause()));
         }
+        application.observe(beans);
     }
 
     /**

@@ -6,6 +6,7 @@ import io.tollgate.internal.request.RequestView;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.PathSegment;
 import jakarta.ws.rs.core.SecurityContext;
+import jakarta.ws.rs.core.UriInfo;
 import java.security.Principal;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,11 +63,22 @@ final class JaxrsRequestView implements RequestView {
         return security != null && security.isUserInRole(role);
     }
 
-    /** The path as the runtime routed it: its decoded segments without matrix parameters. */
+    /**
+     * The path as the runtime routed it: its decoded segments without matrix parameters. Where the path has an
+     * encoded slash, the segments are read from the path as sent: Quarkus REST decodes the path before it splits it
+     * into segments (but routes {@code a%2Fb} as one).
+     */
     @Override
     public String path() {
         if (path == null) {
-            List<PathSegment> segments = context.getUriInfo().getPathSegments(true);
+            UriInfo uri = context.getUriInfo();
+            String raw = uri.getRequestUri().getRawPath();
+            String base = uri.getBaseUri().getRawPath();
+            if (raw != null && base != null && raw.startsWith(base) && RequestPaths.hasEncodedSlash(raw)) {
+                path = RequestPaths.canonical(RequestPaths.decodedSegments(raw.substring(base.length())));
+                return path;
+            }
+            List<PathSegment> segments = uri.getPathSegments(true);
             List<String> decoded = new ArrayList<>(segments.size());
             for (PathSegment segment : segments) {
                 decoded.add(segment.getPath());

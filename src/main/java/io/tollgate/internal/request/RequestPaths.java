@@ -1,5 +1,11 @@
 package io.tollgate.internal.request;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
 /**
  * The canonical form of a request path, the one path rules and {@code key=path} use: the path as the
  * JAX-RS runtime routes it. Built from the path's segments as the runtime decoded them, each without its
@@ -39,7 +45,37 @@ public final class RequestPaths {
         if (decodedPath == null) {
             return "/";
         }
-        return canonical(java.util.Arrays.asList(decodedPath.split("/")));
+        return canonical(Arrays.asList(decodedPath.split("/")));
+    }
+
+    /**
+     * @param rawPath a path as sent, percent-encoded, relative to the application
+     * @return whether it has an encoded slash ({@code %2F}): a runtime that splits the decoded path into segments
+     *         (Quarkus REST) would see one segment as two where it routes it as one
+     */
+    public static boolean hasEncodedSlash(String rawPath) {
+        return rawPath.contains("%2F") || rawPath.contains("%2f");
+    }
+
+    /**
+     * @param rawPath a path as sent, percent-encoded, relative to the application
+     * @return its segments, each without its matrix parameters and then decoded; {@code .} and {@code ..} resolved
+     */
+    public static List<String> decodedSegments(String rawPath) {
+        List<String> segments = new ArrayList<>();
+        for (String raw : rawPath.split("/")) {
+            int matrix = raw.indexOf(';');
+            String segment = URLDecoder.decode((matrix < 0 ? raw : raw.substring(0, matrix)).replace("+", "%2B"),
+                    StandardCharsets.UTF_8);
+            if (segment.equals("..")) {
+                if (!segments.isEmpty()) {
+                    segments.remove(segments.size() - 1);
+                }
+            } else if (!segment.isEmpty() && !segment.equals(".")) {
+                segments.add(segment);
+            }
+        }
+        return segments;
     }
 
     private static void appendEscaped(StringBuilder path, String segment) {

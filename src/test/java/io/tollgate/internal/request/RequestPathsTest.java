@@ -57,4 +57,23 @@ class RequestPathsTest {
         assertThat(RequestPaths.canonical((String) null)).isEqualTo("/");
         assertThat(RequestPaths.canonical(List.of("a"))).isEqualTo("/a");
     }
+
+    @ParameterizedTest
+    @CsvSource({
+            "items/a%2Fb,            /items/a%2Fb",
+            "items/a%2fb;m=1/,       /items/a%2Fb",
+            "%69tems/a%2Fb,          /items/a%2Fb",
+            "x/../items/./a%2Fb,     /items/a%2Fb",
+            "../items/a%2Fb,         /items/a%2Fb",
+            "items/a+b%2F%25,        /items/a+b%2F%25"})
+    void aPathAsSentIsSplitThenDecodedSegmentBySegment(String rawPath, String canonical) {
+        assertThat(RequestPaths.hasEncodedSlash(rawPath)).isTrue();
+        assertThat(RequestPaths.canonical(RequestPaths.decodedSegments(rawPath))).isEqualTo(canonical);
+    }
+
+    @Test
+    void onlyAnEncodedSlashMakesThePathBeReadAsSent() {
+        assertThat(RequestPaths.hasEncodedSlash("items/a%2Eb")).isFalse();
+        assertThat(RequestPaths.hasEncodedSlash("items/a/b")).isFalse();
+    }
 }

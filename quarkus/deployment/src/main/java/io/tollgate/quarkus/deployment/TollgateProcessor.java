@@ -39,7 +39,8 @@ class TollgateProcessor {
 
     private static final String FEATURE = "tollgate";
     private static final DotName RATE_LIMITED = DotName.createSimple(RateLimited.class);
-    private static final String INTERNAL = "io.tollgate.internal.cdi.";
+    private static final String INTERNAL_PACKAGES = "io.tollgate.internal.";
+    private static final String INTERNAL = INTERNAL_PACKAGES + "cdi.";
 
     @BuildStep
     FeatureBuildItem feature() {
@@ -91,7 +92,8 @@ class TollgateProcessor {
                 case METHOD -> target.asMethod().declaringClass();
                 default -> null;
             };
-            if (type != null && !type.name().toString().startsWith("io.tollgate.") && names.add(type.name().toString())) {
+            // Tollgate's interceptor carries its binding: not a use
+            if (type != null && !type.name().toString().startsWith(INTERNAL_PACKAGES) && names.add(type.name().toString())) {
                 declaring.add(type);
             }
         }

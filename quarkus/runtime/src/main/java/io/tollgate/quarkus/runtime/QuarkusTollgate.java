@@ -43,6 +43,7 @@ public class QuarkusTollgate implements RunningTollgate {
 
     void onStart(@Observes @Priority(1) StartupEvent event) {
         start();
+        application.observe(Arc.container().beanManager()); // its OpenTelemetry is made after Quarkus REST's set-up
     }
 
     void onStop(@Observes ShutdownEvent event) {
