@@ -66,6 +66,13 @@ build_sample() {
   mvnw -q -f it-tests package -DskipTests "$@"
 }
 
+# The sample application built by Quarkus (it-tests/servers/quarkus-app/target/quarkus-app/quarkus-run.jar), with
+# Tollgate's Quarkus extension (quarkus/); needs build_library first.
+build_quarkus_sample() {
+  mvnw -q -f quarkus install -DskipTests && mvnw -q -f it-tests install -DskipTests \
+    && mvnw -q -f it-tests/servers/quarkus-app package -DskipTests
+}
+
 # demo_liberty PORT [MAVEN ARGUMENTS]: Maven on the demo's Open Liberty server, the sample on PORT
 # (it-tests, profile demo; the runtime the parent pom names, in it-tests/target/liberty).
 demo_liberty() {

@@ -184,10 +184,12 @@ final class BlockChecks {
         String ga = group + ":" + artifact;
         String gav = ga + ":" + version;
         if (group != null && group.equals(facts.groupId)) {
-            if (!artifact.equals(facts.artifactId) || !facts.version.equals(version)) {
+            if (!(artifact.equals(facts.artifactId) || artifact.equals(facts.quarkusArtifactId)) || !facts.version.equals(version)) {
                 throw new AssertionError(where + ": " + gav + " is not this project (" + facts.groupId + ":" + facts.artifactId
-                        + ":" + facts.version + ")");
+                        + " or " + facts.quarkusArtifactId + ", " + facts.version + ")");
             }
+        } else if ("io.quarkus".equals(group) && version == null && facts.dependencies.containsKey("io.quarkus:quarkus-bom")) {
+            return ga + " (its version from io.quarkus:quarkus-bom " + facts.dependencies.get("io.quarkus:quarkus-bom") + ")";
         } else if (ga.equals("com.hazelcast:hazelcast")) {
             if (version == null || !facts.supportsHazelcast(version)) {
                 throw new AssertionError(where + ": " + gav + " is outside the Hazelcast versions the build supports ("

@@ -18,7 +18,7 @@ import org.w3c.dom.NodeList;
  * project's coordinates, the Hazelcast range it supports
  * ({@code hazelcast.version} to {@code hazelcast.latest.version}), the dependencies it uses, the sample
  * application's name and the demo's port (it-tests), and the profiles and plugin executions of each pom (the it-tests' servers
- * included: it-tests/servers and its modules, it-tests/hosts).
+ * included: it-tests/servers and its modules, it-tests/hosts; the Quarkus extension, quarkus/).
  */
 public final class ProjectFacts {
 
@@ -26,6 +26,8 @@ public final class ProjectFacts {
 
     public final String groupId;
     public final String artifactId;
+    /** The artifact a Quarkus application adds instead (quarkus/runtime), at the same version. */
+    public final String quarkusArtifactId;
     public final String version;
     public final String hazelcastOldest;
     public final String hazelcastNewest;
@@ -49,6 +51,11 @@ public final class ProjectFacts {
         groupId = child(main.getDocumentElement(), "groupId");
         artifactId = child(main.getDocumentElement(), "artifactId");
         version = child(main.getDocumentElement(), "version");
+        Document quarkus = parse(root.resolve("quarkus/runtime/pom.xml"));
+        quarkusArtifactId = child(quarkus.getDocumentElement(), "artifactId");
+        Document quarkusParent = parse(root.resolve("quarkus/pom.xml"));
+        dependencies(quarkusParent, properties(shared, quarkusParent));
+        poms.put(Path.of("quarkus"), pom(quarkusParent));
         hazelcastOldest = mainProps.get("hazelcast.version");
         hazelcastNewest = mainProps.get("hazelcast.latest.version");
         dependencies(main, mainProps);
@@ -170,7 +177,9 @@ public final class ProjectFacts {
     private static Map<String, String> properties(Document pom) {
         Map<String, String> props = new LinkedHashMap<>();
         Element root = pom.getDocumentElement();
-        props.put("project.version", child(root, "version"));
+        if (child(root, "version") != null) { // else the parent's
+            props.put("project.version", child(root, "version"));
+        }
         NodeList sections = root.getChildNodes();
         for (int i = 0; i < sections.getLength(); i++) {
             if (sections.item(i).getNodeName().equals("properties")) {

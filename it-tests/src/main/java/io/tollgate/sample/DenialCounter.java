@@ -36,6 +36,7 @@ public class DenialCounter {
         private long shadowDenied;
         private long storeFailures;
         private RateLimitDenied latest;
+        private String latestThread;
         private RateLimitStoreFailed latestStoreFailure;
 
         synchronized void add(RateLimitDenied event) {
@@ -45,6 +46,7 @@ public class DenialCounter {
                 denied++;
             }
             latest = event;
+            latestThread = Thread.currentThread().getName();
         }
 
         synchronized void add(RateLimitStoreFailed event) {
@@ -67,6 +69,11 @@ public class DenialCounter {
         /** @return the latest denial, or {@code null} */
         public synchronized RateLimitDenied latest() {
             return latest;
+        }
+
+        /** @return the name of the thread the latest denial was decided on (where its event is fired), or {@code null} */
+        public synchronized String latestThread() {
+            return latestThread;
         }
 
         /** @return the latest store failure, or {@code null} */

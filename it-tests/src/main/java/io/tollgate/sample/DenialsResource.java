@@ -15,7 +15,7 @@ import jakarta.ws.rs.core.MediaType;
 
 /**
  * {@code GET /api/denials/{rule}}: what {@link DenialCounter} observed of a rule, e.g.
- * {@code {"rule":"search","denied":2,"shadowDenied":0,"storeFailures":0,"latest":{"keyHash":"…","shadow":false,"retryAfter":3600}}}
+ * {@code {"rule":"search","denied":2,"shadowDenied":0,"storeFailures":0,"latest":{"keyHash":"…","shadow":false,"retryAfter":3600,"thread":"…"}}}
  * ({@code retryAfter} the decision's exact wait in seconds, rounded up), and after a store failure
  * {@code "latestStoreFailure":{"keyHash":"…","cause":"ERROR","allowed":true}} (the policy's answer). Not limited.
  */
@@ -37,7 +37,7 @@ public class DenialsResource {
         RateLimitDenied latest = denials.latest();
         if (latest != null) {
             json.add("latest", Json.createObjectBuilder().add("keyHash", latest.keyHash()).add("shadow", latest.shadow())
-                    .add("retryAfter", latest.decision().retryAfterSeconds()));
+                    .add("retryAfter", latest.decision().retryAfterSeconds()).add("thread", denials.latestThread()));
         }
         RateLimitStoreFailed failure = denials.latestStoreFailure();
         if (failure != null) {

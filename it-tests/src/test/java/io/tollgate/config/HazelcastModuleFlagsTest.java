@@ -11,15 +11,16 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module access Hazelcast asks for on Java 17+ is listed three times: as {@code hazelcast.jvm.flags} in
- * parent/pom.xml (the library's test and benchmark JVMs), in server-config/liberty/jvm.options and in
- * server-config/wildfly/jvm.args (what users copy). They must list the same flags, in the same order.
+ * The module access Hazelcast asks for on Java 17+ is listed four times: as {@code hazelcast.jvm.flags} in
+ * parent/pom.xml (the library's test and benchmark JVMs), in server-config/liberty/jvm.options,
+ * server-config/wildfly/jvm.args and server-config/quarkus/jvm.args (what users copy). They must list the same flags, in the same order.
  */
 class HazelcastModuleFlagsTest {
 
     private static final Path PARENT_POM = Path.of("../parent/pom.xml");
     private static final Path LIBERTY_JVM_OPTIONS = Path.of("../server-config/liberty/jvm.options");
     private static final Path WILDFLY_JVM_ARGS = Path.of("../server-config/wildfly/jvm.args");
+    private static final Path QUARKUS_JVM_ARGS = Path.of("../server-config/quarkus/jvm.args");
 
     @Test
     void theBuildAndTheLibertyJvmOptionsListTheSameFlags() throws Exception {
@@ -32,6 +33,12 @@ class HazelcastModuleFlagsTest {
     @Test
     void theBuildAndTheWildflyJvmArgsListTheSameFlags() throws Exception {
         assertEquals(build(), flags(WILDFLY_JVM_ARGS), "make " + WILDFLY_JVM_ARGS + " list the flags of hazelcast.jvm.flags in "
+                + PARENT_POM);
+    }
+
+    @Test
+    void theBuildAndTheQuarkusJvmArgsListTheSameFlags() throws Exception {
+        assertEquals(build(), flags(QUARKUS_JVM_ARGS), "make " + QUARKUS_JVM_ARGS + " list the flags of hazelcast.jvm.flags in "
                 + PARENT_POM);
     }
 

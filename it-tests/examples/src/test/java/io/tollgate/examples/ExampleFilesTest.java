@@ -67,6 +67,24 @@ class ExampleFilesTest {
                 .isEqualTo(Files.readString(SERVER_CONFIG.resolve("payara/preboot.asadmin")));
     }
 
+    @Test
+    void quarkusHasTheExtensionAndASupportedHazelcastOnTheItTestsQuarkusWithServerConfigsJvmArgs() throws Exception {
+        Path example = EXAMPLES.resolve("quarkus");
+        Element pom = xml(example.resolve("pom.xml")).getDocumentElement();
+        assertThat(pom.getElementsByTagName("parent").getLength()).as("quarkus: a parent").isZero();
+        assertThat(child(pom, "groupId")).isEqualTo("com.example");
+        assertThat(property(pom, "tollgate.version")).isEqualTo(RELEASE);
+        assertThat(property(pom, "quarkus.version")).isEqualTo(System.getProperty("quarkus.version"));
+        assertThat(dependencies(pom)).contains("io.tollgate:tollgate-quarkus:${tollgate.version}:compile")
+                .contains("com.hazelcast:hazelcast:${hazelcast.version}:compile");
+        String hazelcast = property(pom, "hazelcast.version");
+        assertThat(compare(hazelcast, System.getProperty("hazelcast.oldest"))).as("Hazelcast %s", hazelcast).isNotNegative();
+        assertThat(compare(hazelcast, System.getProperty("hazelcast.newest"))).as("Hazelcast %s", hazelcast).isNotPositive();
+        assertThat(Files.readString(example.resolve("jvm.args")))
+                .as("the example's jvm.args are server-config/quarkus/jvm.args")
+                .isEqualTo(Files.readString(SERVER_CONFIG.resolve("quarkus/jvm.args")));
+    }
+
     private static Document xml(Path file) throws Exception {
         return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(file.toFile());
     }

@@ -44,7 +44,7 @@ class ExamplesIT {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @ParameterizedTest
-    @ValueSource(strings = {"open-liberty", "payara-micro"})
+    @ValueSource(strings = {"open-liberty", "payara-micro", "quarkus"})
     void runAsItsReadmeSaysItAnswers429OnceTheBurstIsSpent(String example) throws Exception {
         Path dir = copyOf(example);
         ExampleReadme readme = ExampleReadme.of(dir.resolve("README.md"));
@@ -146,10 +146,14 @@ class ExamplesIT {
         }
     }
 
-    /** The burst of the example's one rule, from its microprofile-config.properties. */
+    /** The burst of the example's one rule, from its microprofile-config.properties (Quarkus: application.properties). */
     private static long burstOf(Path dir) throws IOException {
         Properties config = new Properties();
-        try (InputStream in = Files.newInputStream(dir.resolve("src/main/resources/META-INF/microprofile-config.properties"))) {
+        Path file = dir.resolve("src/main/resources/META-INF/microprofile-config.properties");
+        if (!Files.exists(file)) {
+            file = dir.resolve("src/main/resources/application.properties");
+        }
+        try (InputStream in = Files.newInputStream(file)) {
             config.load(in);
         }
         List<String> bursts = config.stringPropertyNames().stream().filter(name -> name.endsWith(".burst")).toList();
