@@ -86,9 +86,8 @@ public class QuarkusTollgate implements RunningTollgate {
         }
         List<Exception> failures = application.start(Arc.container().beanManager(), new VertxHttpRequests());
         if (!failures.isEmpty()) {
-            DeploymentException failed = new DeploymentException(failures.stream().map(Exception::getMessage)
+            throw new DeploymentException(failures.stream().map(Exception::getMessage)
                     .collect(Collectors.joining("\n  ", "Tollgate could not start:\n  ", "")), failures.get(0).getCause());
-            throw failed;
         }
     }
 
@@ -106,8 +105,8 @@ public class QuarkusTollgate implements RunningTollgate {
             Set<String> signatures = new HashSet<>();
             for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
                 for (Method method : c.getDeclaredMethods()) {
-                    boolean inherited = c == type || !Modifier.isPrivate(method.getModifiers());
-                    if (!method.isSynthetic() && inherited
+                    boolean visible = c == type || !Modifier.isPrivate(method.getModifiers()); // a superclass's private ones are not
+                    if (!method.isSynthetic() && visible
                             && signatures.add(method.getName() + Arrays.toString(method.getParameterTypes()))) {
                         methods.add(method);
                     }
