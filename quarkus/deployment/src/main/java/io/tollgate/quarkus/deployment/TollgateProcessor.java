@@ -31,9 +31,10 @@ import org.jboss.jandex.DotName;
 import org.jboss.jandex.IndexView;
 
 /**
- * Tollgate's part of a Quarkus build: has Quarkus index Tollgate's jar (its interceptor, beans and JAX-RS providers
- * are found as on any server), leaves out what needs a Jakarta EE API Quarkus does not offer, keeps the beans Tollgate
- * looks up by type, and hands the classes that use {@code @RateLimited} to the application's start.
+ * Tollgate's part of a Quarkus build: has Quarkus index Tollgate's jar (Quarkus REST then finds its filter, mappers
+ * and admin resource), adds Tollgate's beans as CDI Full's extension does (the readiness check and the OpenTelemetry
+ * binding only where the application has their extensions), keeps the application's beans Tollgate looks up by type,
+ * and hands the classes that use {@code @RateLimited} to the application's start.
  */
 class TollgateProcessor {
 
