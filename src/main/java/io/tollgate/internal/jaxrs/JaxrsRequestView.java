@@ -73,8 +73,8 @@ final class JaxrsRequestView implements RequestView {
         if (path == null) {
             UriInfo uri = context.getUriInfo();
             String raw = uri.getRequestUri().getRawPath();
-            String base = uri.getBaseUri().getRawPath();
-            if (raw != null && base != null && raw.startsWith(base) && RequestPaths.hasEncodedSlash(raw)) {
+            String base = raw != null && RequestPaths.hasEncodedSlash(raw) ? uri.getBaseUri().getRawPath() : null;
+            if (base != null && raw.startsWith(base)) {
                 path = RequestPaths.canonical(RequestPaths.decodedSegments(raw.substring(base.length())));
                 return path;
             }

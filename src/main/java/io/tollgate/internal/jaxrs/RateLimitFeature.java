@@ -1,6 +1,7 @@
 package io.tollgate.internal.jaxrs;
 
 import io.tollgate.internal.config.RuleConfig;
+import io.tollgate.internal.config.StoreType;
 import io.tollgate.internal.runtime.Binding;
 import io.tollgate.internal.runtime.Tollgate;
 import jakarta.enterprise.inject.Instance;
@@ -27,6 +28,8 @@ public class RateLimitFeature implements DynamicFeature {
 
     /** One per application, made on first use: the application's runtime is not known before. */
     private PeerAddress peerAddress;
+    /** Where the application's decisions run, found on first use as {@link #peerAddress}. */
+    private FilterThreads threads;
     /** The application's bodies of refusals. */
     private final RefusalBodies bodies = new RefusalBodies();
 
@@ -49,15 +52,22 @@ public class RateLimitFeature implements DynamicFeature {
             }
             rules = List.of();
         }
-        context.register(new RateLimitFilter(tollgate, method, binding, rules, peerAddress(tollgate), bodies, threads(cdi)),
-                PRIORITY);
+        context.register(new RateLimitFilter(tollgate, method, binding, rules, peerAddress(tollgate), bodies,
+                threads(cdi, tollgate)), PRIORITY);
         context.register(new RateLimitResponseFilter(tollgate), PRIORITY);
     }
 
-    /** @return the runtime's threads for decisions that may block, if it gives them; else the request's own */
-    private static FilterThreads threads(CDI<Object> cdi) {
-        Instance<FilterThreads> threads = cdi.select(FilterThreads.class);
-        return threads.isResolvable() ? threads.get() : FilterThreads.CALLER;
+    /**
+     * @return the runtime's threads for decisions that may block, if it gives them; else, and for the in-memory store,
+     *         which never blocks, the request's own
+     */
+    private synchronized FilterThreads threads(CDI<Object> cdi, Tollgate tollgate) {
+        if (threads == null) {
+            Instance<FilterThreads> given = cdi.select(FilterThreads.class);
+            threads = tollgate.config().storeType() == StoreType.MEMORY || !given.isResolvable() ? FilterThreads.CALLER
+                    : given.get();
+        }
+        return threads;
     }
 
     private synchronized PeerAddress peerAddress(Tollgate tollgate) {

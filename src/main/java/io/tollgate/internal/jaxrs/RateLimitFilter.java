@@ -3,7 +3,6 @@ package io.tollgate.internal.jaxrs;
 import io.tollgate.InvalidCostException;
 import io.tollgate.MissingKeyException;
 import io.tollgate.internal.config.RuleConfig;
-import io.tollgate.internal.config.StoreType;
 import io.tollgate.internal.limiter.RequestGate;
 import io.tollgate.internal.limiter.RuleCheck;
 import io.tollgate.internal.request.IncomingRequest;
@@ -38,7 +37,7 @@ final class RateLimitFilter implements ContainerRequestFilter {
      * @param methodRules the rules this filter checks for them: the binding's, or none where the interceptor
      *                    checks them (a {@code @RateLimitKey} parameter)
      * @param bodies      the bodies of its refusals
-     * @param threads     where a decision that may block runs
+     * @param threads     where a decision that may block runs ({@link FilterThreads#CALLER} for the in-memory store)
      */
     RateLimitFilter(Tollgate tollgate, Method resourceMethod, Binding binding, List<RuleConfig> methodRules,
             PeerAddress peerAddress, RefusalBodies bodies, FilterThreads threads) {
@@ -62,8 +61,8 @@ final class RateLimitFilter implements ContainerRequestFilter {
         if (rules.isEmpty()) {
             return;
         }
-        if (tollgate.config().storeType() == StoreType.MEMORY) {
-            decide(context, request, record, rules);
+        if (threads == FilterThreads.CALLER) {
+            decide(context, request, record, rules); // no decision handed over: nothing to allocate for it
         } else {
             threads.run(context, () -> decide(context, request, record, rules));
         }

@@ -46,6 +46,11 @@ public final class ServletHttpRequests implements HttpRequests {
     }
 
     @Override
+    public boolean hasAttributes() {
+        return true;
+    }
+
+    @Override
     public RequestView current() {
         return remoteAddress() == null ? null : new ServletRequestView(current);
     }
