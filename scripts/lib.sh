@@ -102,8 +102,8 @@ build_benchmarks() {
   mvnw -q -Pbench -DskipTests test-compile "$@"
 }
 
-# bench EXECUTION [MAVEN OPTIONS]: one of the bench profile's programs (jmh, suite, rounds, http, jfr,
-# soak), reports to ${results}.
+# bench EXECUTION [MAVEN OPTIONS]: one of the bench profile's programs (jmh, suite, rounds, network, http, jfr,
+# soak, bucket-memory), reports to ${results}.
 bench() {
   local execution="$1"
   shift

@@ -8,19 +8,34 @@ import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.tollgate.hazelcast.TollgateSerialization;
 import io.tollgate.internal.hazelcast.BucketMapConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
-/** Hazelcast members in this JVM for benchmarks: 127.0.0.1, TCP-IP join, multicast off. */
+/**
+ * Hazelcast members in this JVM for benchmarks: 127.0.0.1, TCP-IP join, multicast off.
+ *
+ * <p>With the system property {@value #DELAY_PROPERTY} (microseconds, each way) above 0, the members stand as if on
+ * hosts of a network: each advertises a {@link DelayRelay} in front of its port as its public address, so every
+ * packet between members, and between a client and a member, waits that long.
+ */
 final class BenchCluster implements AutoCloseable {
+
+    /** The delay each way between members, and between a client and a member, in microseconds (0: loopback). */
+    static final String DELAY_PROPERTY = "tollgate.bench.delay.micros";
+    /** A member's relay listens this far above the member's own port. */
+    private static final int RELAY_PORT_OFFSET = 100;
 
     final List<HazelcastInstance> members = new ArrayList<>();
     private final String name = "tollgate-bench-" + UUID.randomUUID();
     private final List<String> addresses = new ArrayList<>();
     private final List<HazelcastInstance> clients = new ArrayList<>();
+    private final List<DelayRelay> relays = new ArrayList<>();
 
     BenchCluster(int size, int basePort) {
         this(size, basePort, config -> { });
@@ -31,8 +46,14 @@ final class BenchCluster implements AutoCloseable {
      *                   and serialization factory are added (more map configurations, serializers)
      */
     BenchCluster(int size, int basePort, Consumer<Config> customizer) {
+        long delayMicros = Long.getLong(DELAY_PROPERTY, 0);
         for (int i = 0; i < size; i++) {
-            addresses.add("127.0.0.1:" + (basePort + i));
+            int advertised = basePort + i;
+            if (delayMicros > 0) {
+                advertised += RELAY_PORT_OFFSET;
+                relays.add(openRelay(advertised, basePort + i, delayMicros));
+            }
+            addresses.add("127.0.0.1:" + advertised);
         }
         for (int i = 0; i < size; i++) {
             Config config = new Config().setClusterName(name).setInstanceName(name + "-" + i)
@@ -44,6 +65,7 @@ final class BenchCluster implements AutoCloseable {
                     .setProperty("hazelcast.max.wait.seconds.before.join", "0");
             // trials follow each other on the same ports: bind even while the last one's are in TIME_WAIT
             config.getNetworkConfig().setPort(basePort + i).setPortAutoIncrement(false).setReuseAddress(true)
+                    .setPublicAddress(addresses.get(i)) // the relay's port, when there is one
                     .getInterfaces().setEnabled(true).addInterface("127.0.0.1");
             JoinConfig join = config.getNetworkConfig().getJoin();
             join.getMulticastConfig().setEnabled(false);
@@ -58,6 +80,26 @@ final class BenchCluster implements AutoCloseable {
         while (!members.get(0).getPartitionService().isClusterSafe()) {
             Thread.onSpinWait();
         }
+    }
+
+    private static DelayRelay openRelay(int port, int memberPort, long delayMicros) {
+        try {
+            return new DelayRelay(port, memberPort, TimeUnit.MICROSECONDS.toNanos(delayMicros));
+        } catch (IOException e) {
+            throw new UncheckedIOException("no relay on port " + port, e);
+        }
+    }
+
+    /** @return how long packets waited in the relays since the last {@link #resetRelays()}; empty on loopback */
+    Histogram relayed() {
+        Histogram all = new Histogram();
+        relays.forEach(relay -> all.add(relay.waited()));
+        return all;
+    }
+
+    /** Forgets what packets waited in the relays so far. */
+    void resetRelays() {
+        relays.forEach(DelayRelay::resetWaits);
     }
 
     /**
@@ -95,5 +137,12 @@ final class BenchCluster implements AutoCloseable {
     public void close() {
         clients.forEach(HazelcastInstance::shutdown);
         members.forEach(m -> m.getLifecycleService().terminate());
+        for (DelayRelay relay : relays) {
+            try {
+                relay.close();
+            } catch (IOException e) {
+                // closing
+            }
+        }
     }
 }

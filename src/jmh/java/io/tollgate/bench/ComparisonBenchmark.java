@@ -68,7 +68,7 @@ public class ComparisonBenchmark {
     static final int SAMPLE_EVERY = 8;
     static final String LATENCY_DIR_PROPERTY = "tollgate.bench.latency.dir";
 
-    @Param({"tollgate-plain", "tollgate-default", "bucket4j", "get-put", "cas", "lock", "memory"})
+    @Param({"tollgate-plain", "tollgate-default", "tollgate-bare", "bucket4j", "get-put", "cas", "lock", "memory"})
     public String impl;
 
     @Param({"hot", "users"})
@@ -86,6 +86,7 @@ public class ComparisonBenchmark {
     private String hotKey;
     private String[] userKeys;
     private final List<Recorder> recorders = new CopyOnWriteArrayList<>();
+    private boolean measuring;
 
     /** Each thread's latencies and counts. */
     @State(Scope.Thread)
@@ -164,6 +165,15 @@ public class ComparisonBenchmark {
         return chosen.toArray(new String[0]);
     }
 
+    /** What packets wait in the relays (on a network of {@link BenchCluster#DELAY_PROPERTY}) counts from the measurement on. */
+    @Setup(Level.Iteration)
+    public void iteration(IterationParams params) {
+        if (cluster != null && params.getType() == IterationType.MEASUREMENT && !measuring) {
+            cluster.resetRelays();
+            measuring = true;
+        }
+    }
+
     @TearDown(Level.Trial)
     public void stop(BenchmarkParams params) throws IOException {
         try {
@@ -190,6 +200,7 @@ public class ComparisonBenchmark {
             decisions += recorder.decisions;
             allowed += recorder.allowed;
         }
+        Histogram relayed = cluster == null ? new Histogram() : cluster.relayed();
         String mode = params.getMode().shortLabel();
         Path dir = Path.of(System.getProperty(LATENCY_DIR_PROPERTY, "target/bench/latency"));
         Files.createDirectories(dir);
@@ -203,6 +214,9 @@ public class ComparisonBenchmark {
                     .add("meanNs", all.count() == 0 ? 0 : all.mean())
                     .add("p50Ns", all.percentile(50)).add("p90Ns", all.percentile(90))
                     .add("p99Ns", all.percentile(99)).add("p999Ns", all.percentile(99.9)).add("maxNs", all.max())
+                    .add("delayMicros", Long.getLong(BenchCluster.DELAY_PROPERTY, 0))
+                    .add("relayedP50Ns", relayed.count() == 0 ? 0 : relayed.percentile(50))
+                    .add("relayedP99Ns", relayed.count() == 0 ? 0 : relayed.percentile(99))
                     .build());
         }
     }

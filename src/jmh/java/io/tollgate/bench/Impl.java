@@ -48,6 +48,18 @@ enum Impl {
             return tollgateDefault(caller, load, DEFAULT_TIMEOUT);
         }
     },
+    /**
+     * Tollgate with both of its layers off ({@code tollgate.hazelcast.coalescing=false}, {@code tollgate.denial-cache=false}):
+     * the same engine and store timeout as {@link #TOLLGATE_DEFAULT}, over the bare store. What the layers cost or save
+     * is the difference between the two.
+     */
+    TOLLGATE_BARE("tollgate-bare") {
+        @Override
+        ComparedLimiter open(HazelcastInstance caller, Load load) {
+            BucketStore store = new StoreStack(false, 0).over(new HazelcastBucketStore(caller, TOLLGATE_MAP, true, DEFAULT_TIMEOUT));
+            return new EngineLimiter(store, load, DEFAULT_TIMEOUT);
+        }
+    },
     /** Bucket4j's entry-processor integration, with its own serializers registered. */
     BUCKET4J("bucket4j") {
         @Override

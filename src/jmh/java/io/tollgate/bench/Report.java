@@ -41,7 +41,7 @@ final class Report {
     private static final List<String> TOPOLOGIES = List.of("local-owner", "remote-owner", "client", IN_JVM);
     private static final List<String> KEYS = List.of("hot", "users");
     private static final List<String> LOADS = List.of("allowed-heavy", "denied-heavy");
-    private static final String[] COLORS = {"#1f4e9c", "#4f9be8", "#f28e2b", "#e15759", "#b07aa1", "#9c755f", "#8c8c8c"};
+    private static final String[] COLORS = {"#1f4e9c", "#4f9be8", "#76b7b2", "#f28e2b", "#e15759", "#b07aa1", "#9c755f", "#8c8c8c"};
 
     /** One trial: JMH's score and allocation, and the suite's latency sample. */
     record Trial(String impl, String keys, String topology, String load, int threads,

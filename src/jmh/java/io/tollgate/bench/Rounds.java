@@ -1,5 +1,8 @@
 package io.tollgate.bench;
 
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -33,9 +36,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 public final class Rounds {
 
-    private static final int WARMUP_SECONDS = 2;
-    private static final int MEASUREMENT_ITERATIONS = 2;
-    private static final int MEASUREMENT_SECONDS = 2;
+    static final int WARMUP_SECONDS = 2;
+    static final int MEASUREMENT_ITERATIONS = 2;
+    static final int MEASUREMENT_SECONDS = 2;
 
     private Rounds() {
     }
@@ -76,9 +79,28 @@ public final class Rounds {
 
     /** @return decisions per second and bytes allocated per decision of one trial */
     private static double[] trial(String impl, String scenario) throws Exception {
+        Trial trial = trial(impl, scenario, 0, null);
+        return new double[] {trial.perSecond(), trial.bytes()};
+    }
+
+    /**
+     * One trial: JMH's score and allocation, and, if {@code latencies} is given, the latency file the trial wrote
+     * there.
+     *
+     * @param delayMicros the delay each way between members and clients ({@link BenchCluster#DELAY_PROPERTY}); 0: loopback
+     * @param latencies   the directory the trial writes its latency file to; {@code null}: the default
+     */
+    static Trial trial(String impl, String scenario, long delayMicros, Path latencies) throws Exception {
         String[] s = scenario.split("/");
         if (s.length != 4) {
             throw new IllegalArgumentException("a scenario is keys/topology/load/threads, not '" + scenario + "'");
+        }
+        List<String> jvmArgs = new ArrayList<>(List.of("-Xms2g", "-Xmx2g", "-D" + BenchCluster.DELAY_PROPERTY + "=" + delayMicros));
+        if (delayMicros > 0) {
+            jvmArgs.add("-XX:ThreadPriorityPolicy=1"); // the relays' priority (see DelayRelay), where the JVM may set it
+        }
+        if (latencies != null) {
+            jvmArgs.add("-D" + ComparisonBenchmark.LATENCY_DIR_PROPERTY + "=" + latencies.toAbsolutePath());
         }
         RunResult result = new Runner(new OptionsBuilder()
                 .include(ComparisonBenchmark.class.getName() + ".decide")
@@ -89,13 +111,33 @@ public final class Rounds {
                 .warmupIterations(1).warmupTime(TimeValue.seconds(WARMUP_SECONDS))
                 .measurementIterations(MEASUREMENT_ITERATIONS).measurementTime(TimeValue.seconds(MEASUREMENT_SECONDS))
                 .addProfiler(GCProfiler.class)
-                .jvmArgsAppend("-Xms2g", "-Xmx2g")
+                .jvmArgsAppend(jvmArgs.toArray(new String[0]))
                 .build()).runSingle();
         Result<?> bytes = result.getSecondaryResults().get("·gc.alloc.rate.norm");
         if (bytes == null) {
             bytes = result.getSecondaryResults().get("gc.alloc.rate.norm");
         }
-        return new double[] {result.getPrimaryResult().getScore(), bytes == null ? Double.NaN : bytes.getScore()};
+        JsonObject latency = null;
+        if (latencies != null) {
+            Path file = latencies.resolve(String.join("_", impl, s[0], s[1], s[2], "t" + s[3], "thrpt") + ".json");
+            try (JsonReader reader = Json.createReader(Files.newBufferedReader(file))) {
+                latency = reader.readObject();
+            }
+        }
+        return new Trial(result.getPrimaryResult().getScore(), bytes == null ? Double.NaN : bytes.getScore(), latency);
+    }
+
+    /**
+     * @param perSecond decisions per second
+     * @param bytes     bytes allocated per decision, the whole cluster
+     * @param latency   the trial's latency file ({@link ComparisonBenchmark}); {@code null} if not asked for
+     */
+    record Trial(double perSecond, double bytes, JsonObject latency) {
+
+        /** @return the latency file's {@code field}, nanoseconds, in microseconds */
+        double micros(String field) {
+            return latency.getJsonNumber(field).doubleValue() / 1000;
+        }
     }
 
     private static String table(String title, String[] impls, Map<String, Map<String, List<double[]>>> results, int rounds) {

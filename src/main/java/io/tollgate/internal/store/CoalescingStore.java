@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -53,6 +54,7 @@ public final class CoalescingStore extends StoreLayer {
     private final LongSupplier nanoTime;
     private final boolean reserving;
     private final ConcurrentHashMap<String, Lane> lanes = new ConcurrentHashMap<>();
+    private Answers answers = Answers.NONE;
     /**
      * Sends the batches that gather while a call is in flight, and drops reserves that expired on idle keys. The
      * answer arrives on the store's I/O thread, which must not make the next remote call itself (Hazelcast
@@ -88,10 +90,17 @@ public final class CoalescingStore extends StoreLayer {
     @Override
     public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
         bucket.checkCost(cost);
+        if (!lanes.containsKey(key)) {
+            Lane alone = new Lane(key);
+            alone.inFlight = true;
+            if (lanes.putIfAbsent(key, alone) == null) {
+                return alone.call(bucket, cost);
+            }
+        }
         long now = nanoTime.getAsLong();
         Waiter waiter = null;
         while (true) {
-            Lane lane = lanes.computeIfAbsent(key, k -> new Lane());
+            Lane lane = lanes.computeIfAbsent(key, Lane::new);
             Outcome reserved;
             Send send;
             synchronized (lane) {
@@ -109,7 +118,7 @@ public final class CoalescingStore extends StoreLayer {
                         waiter = new Waiter(bucket, cost, now);
                     }
                     if (lane.inFlight) {
-                        lane.waiting.add(waiter);
+                        lane.await(waiter);
                         return waiter.result;
                     }
                     send = lane.send(List.of(waiter), bucket, reserving);
@@ -149,7 +158,7 @@ public final class CoalescingStore extends StoreLayer {
                     if (next.send() != null) {
                         dispatch(key, lane, next.send());
                     }
-                    complete(sent.batch(), outcomes, failure);
+                    complete(key, sent.batch(), outcomes, failure);
                     next.completeServed();
                 });
                 return;
@@ -162,7 +171,7 @@ public final class CoalescingStore extends StoreLayer {
                 failure = e.getCause() != null ? e.getCause() : e;
             }
             Next next = next(key, lane, send, outcomes, failure);
-            complete(send.batch(), outcomes, failure);
+            complete(key, send.batch(), outcomes, failure);
             next.completeServed();
             send = next.send();
         }
@@ -173,10 +182,10 @@ public final class CoalescingStore extends StoreLayer {
             sender.execute(() -> send(key, lane, send));
         } catch (RejectedExecutionException e) {
             IllegalStateException closed = new IllegalStateException("the rate-limit store is closed", e);
-            complete(send.batch(), null, closed);
+            complete(key, send.batch(), null, closed);
             Next rest;
             while ((rest = next(key, lane, null, null, closed)).send() != null) {
-                complete(rest.send().batch(), null, closed);
+                complete(key, rest.send().batch(), null, closed);
             }
         }
     }
@@ -210,16 +219,35 @@ public final class CoalescingStore extends StoreLayer {
         }
     }
 
-    private static void complete(List<Waiter> batch, Outcome[] outcomes, Throwable failure) {
+    private void complete(String key, List<Waiter> batch, Outcome[] outcomes, Throwable failure) {
         for (int i = 0; i < batch.size(); i++) {
+            Waiter waiter = batch.get(i);
             if (failure != null) {
-                batch.get(i).result.completeExceptionally(failure);
+                waiter.result.completeExceptionally(failure);
             } else if (outcomes[i].isExpired()) {
-                batch.get(i).result.completeExceptionally(Outcome.expiredFailure());
+                waiter.result.completeExceptionally(Outcome.expiredFailure());
             } else {
-                batch.get(i).result.complete(outcomes[i]);
+                answers.answered(key, waiter.bucket, waiter.cost, outcomes[i]);
+                waiter.result.complete(outcomes[i]);
             }
         }
+    }
+
+    /**
+     * Tells {@code answers} of every answer the store gives a request, on the thread that received it and before the
+     * request's caller has it: a layer above learns of its answers without composing a future of its own. Set before
+     * the first request.
+     */
+    void tellAnswers(Answers answers) {
+        this.answers = answers;
+    }
+
+    /** What a layer above learns of each answer from the store. */
+    @FunctionalInterface
+    interface Answers {
+        Answers NONE = (key, bucket, cost, outcome) -> { };
+
+        void answered(String key, TokenBucket bucket, long cost, Outcome outcome);
     }
 
     /**
@@ -334,12 +362,21 @@ public final class CoalescingStore extends StoreLayer {
         store.close();
     }
 
-    /** One key's calls: the one in flight, the requests waiting for it, and the tokens reserved here. Guarded by itself. */
-    private static final class Lane {
+    /**
+     * One key's calls: the one in flight, the requests waiting for it, and the tokens reserved here. Guarded by itself.
+     * It is also the answer's callback of a request that found no call in flight ({@link #call}): such a request
+     * makes nothing here but its lane.
+     */
+    private final class Lane implements BiConsumer<Outcome, Throwable> {
+        final String key;
         boolean inFlight;
         boolean retired;
         boolean expiryScheduled;
-        final List<Waiter> waiting = new ArrayList<>();
+        /** Requests waiting for the call in flight; the list made when the first one waits. */
+        List<Waiter> waiting = List.of();
+        /** The request of {@link #call}. */
+        TokenBucket aloneBucket;
+        long aloneCost;
         /** Tokens reserved here for {@link #reserveBucket}, until {@link #reserveExpiresNanos}. */
         long reserve;
         TokenBucket reserveBucket;
@@ -353,6 +390,58 @@ public final class CoalescingStore extends StoreLayer {
         /** Requests, and their tokens, since the lane's last call left. */
         int demandRequests;
         long demandTokens;
+
+        Lane(String key) {
+            this.key = key;
+        }
+
+        void await(Waiter waiter) {
+            if (waiting.isEmpty()) {
+                waiting = new ArrayList<>();
+            }
+            waiting.add(waiter);
+        }
+
+        /**
+         * The one request of a key with no call in flight here: a plain call, as if there were no coalescing.
+         * Requests that arrive meanwhile wait in this lane and leave together when it returns, before its caller wakes.
+         */
+        CompletionStage<Outcome> call(TokenBucket bucket, long cost) {
+            aloneBucket = bucket;
+            aloneCost = cost;
+            CompletableFuture<Outcome> call;
+            try {
+                call = store.acquire(key, bucket, cost).toCompletableFuture();
+            } catch (RuntimeException e) {
+                call = CompletableFuture.failedFuture(e);
+            }
+            if (call.isDone()) { // answered at once (in memory): any batch that gathered leaves from here
+                Outcome outcome = call.isCompletedExceptionally() ? null : call.join();
+                if (outcome != null) {
+                    answers.answered(key, bucket, cost, outcome);
+                }
+                Next next = next(key, this, null, null, null);
+                next.completeServed();
+                if (next.send() != null) {
+                    CoalescingStore.this.send(key, this, next.send());
+                }
+                return call;
+            }
+            return call.whenComplete(this);
+        }
+
+        /** The answer to {@link #call}: any batch that gathered leaves. */
+        @Override
+        public void accept(Outcome outcome, Throwable failure) {
+            if (outcome != null) {
+                answers.answered(key, aloneBucket, aloneCost, outcome);
+            }
+            Next next = next(key, this, null, null, null);
+            if (next.send() != null) {
+                dispatch(key, this, next.send());
+            }
+            next.completeServed();
+        }
 
         /** @return a grant of {@code cost} from the reserve, or {@code null} if the reserve does not cover it */
         Outcome takeReserved(TokenBucket bucket, long cost, long now) {

@@ -29,6 +29,8 @@ public final class DenialCache extends StoreLayer implements RecentDenials {
     private final int maxEntries;
     private final ConcurrentHashMap<String, Denial> denials = new ConcurrentHashMap<>();
     private final AtomicLong nextSweepNanos = new AtomicLong();
+    /** Whether the store below tells this cache of its answers (coalescing does), so that none need be composed here. */
+    private final boolean told;
 
     public DenialCache(BucketStore store, int maxEntries) {
         this(store, maxEntries, System::nanoTime);
@@ -40,6 +42,12 @@ public final class DenialCache extends StoreLayer implements RecentDenials {
         this.store = store;
         this.maxEntries = maxEntries;
         this.nanoTime = nanoTime;
+        if (store instanceof CoalescingStore coalescing) {
+            coalescing.tellAnswers(this::answered);
+            told = true;
+        } else {
+            told = false;
+        }
     }
 
     @Override
@@ -55,12 +63,20 @@ public final class DenialCache extends StoreLayer implements RecentDenials {
                 denials.remove(key, denial);
             }
         }
+        if (told) {
+            return store.acquire(key, bucket, cost);
+        }
         return store.acquire(key, bucket, cost).thenApply(outcome -> {
-            if (!outcome.allowed() && outcome.retryAfterMicros() > 0) {
-                remember(key, bucket, cost, outcome);
-            }
+            answered(key, bucket, cost, outcome);
             return outcome;
         });
+    }
+
+    /** Remembers a denial the store answered. */
+    private void answered(String key, TokenBucket bucket, long cost, Outcome outcome) {
+        if (!outcome.allowed() && outcome.retryAfterMicros() > 0) {
+            remember(key, bucket, cost, outcome);
+        }
     }
 
     /**

@@ -67,6 +67,44 @@ class OptimizationsTest {
         assertThat(keysTheStoreAnswers(cache, counting, bucket, List.of("fresh"))).as("the expired ones made room").isEmpty();
     }
 
+    /**
+     * As deployed, the denial cache sits on coalescing, which tells it of each answer instead of the cache composing a
+     * future of its own: a denial is remembered whether the store answered at once (in memory) or later from another
+     * thread (a remote store), for a request alone on its key and for one that left in a batch.
+     */
+    @Test
+    void theDenialCacheOverCoalescingRemembersDenialsOfLoneRequestsAndOfBatches() throws Exception {
+        TokenBucket bucket = TokenBucket.of(Limit.of(2, 1, Duration.ofHours(1)));
+        for (boolean remote : new boolean[] {false, true}) {
+            InMemoryBucketStore memory = new InMemoryBucketStore(clock, 1_000);
+            BatchingBucketStore answering = remote ? new SlowStore(memory) : memory;
+            CountingStore counting = new CountingStore(answering);
+            BucketStore stack = new StoreStack(true, 100).over(counting, () -> clock.nowMicros() * 1_000);
+            try {
+                assertThat(acquire(stack, "alone", bucket, 2).allowed()).isTrue();
+                assertThat(acquire(stack, "alone", bucket, 1).allowed()).isFalse();
+                long before = counting.calls.get();
+                assertThat(acquire(stack, "alone", bucket, 1).allowed()).as("remote: %s", remote).isFalse();
+                assertThat(counting.calls.get()).as("a lone request's denial remembered (remote: %s)", remote).isEqualTo(before);
+
+                List<java.util.concurrent.CompletableFuture<Outcome>> together = new ArrayList<>();
+                for (int i = 0; i < 8; i++) { // the first goes alone; the rest wait for it (remote) and leave as a batch
+                    together.add(stack.acquire("batched", bucket, 1).toCompletableFuture());
+                }
+                long allowed = 0;
+                for (java.util.concurrent.CompletableFuture<Outcome> outcome : together) {
+                    allowed += outcome.get(30, TimeUnit.SECONDS).allowed() ? 1 : 0;
+                }
+                assertThat(allowed).isEqualTo(2);
+                before = counting.calls.get();
+                assertThat(acquire(stack, "batched", bucket, 1).allowed()).isFalse();
+                assertThat(counting.calls.get()).as("a batch's denial remembered (remote: %s)", remote).isEqualTo(before);
+            } finally {
+                stack.close();
+            }
+        }
+    }
+
     /** @return those of {@code keys} whose next denial the store answers: the cache did not remember them */
     private static List<String> keysTheStoreAnswers(DenialCache cache, CountingStore counting, TokenBucket bucket,
             List<String> keys) throws Exception {
