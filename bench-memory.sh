@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Heap per stored bucket: Tollgate's map against Bucket4j's, each with one limit and with three, on a cluster of
-# three members in one JVM (one backup each, as Tollgate configures its map): the heap after full GCs before and
-# after as many decisions as keys, divided by the keys. Owner and backup copies are both in that heap. Rounds
-# interleave the four; the report gives the median, its spread, and what 10 million keys cost each member of three.
+# Heap per stored bucket, on its owner and on its backup: Tollgate's map against Bucket4j's, each with one limit
+# and with three, on a cluster of three members in one JVM. Each store runs on a map with no backup (its owner's
+# copy alone) and on one with one backup, as Tollgate configures its map (both copies); the backup's copy is the
+# difference. Each run: a bucket in every partition first, then the heap after full GCs before and after as many
+# decisions as keys, divided by the keys. Rounds interleave the eight runs; the report gives each copy's median,
+# its spread, and what 10 million keys cost a cluster of three and each of its members.
 #
-#   ./bench-memory.sh                      200 000 keys, 3 rounds (a few minutes)
+#   ./bench-memory.sh                      200 000 keys, 3 rounds (10 to 20 minutes)
 #   ./bench-memory.sh --keys 500000 --rounds 5
 #
 # Options:

@@ -3,11 +3,11 @@
 # client) whose every packet to each other waits in a relay of the benchmark's own for a fixed delay each
 # way, as between hosts. Each member advertises its relay as its public address, so members and clients
 # reach it only through the relay. Tollgate as it runs by default, Bucket4j's Hazelcast integration and
-# Tollgate's bare store (one entry-processor call per decision, no coalescing, no denial cache) run on the
-# same cluster set-up, in rounds that repeat every delay and scenario, the implementations in reverse
-# order every other round. The report gives decisions per second with their spread, the p50, p99 and
-# p99.9 latency the callers saw, allocation per decision, the ratios paired round by round, and how long
-# packets actually waited in the relays.
+# Tollgate with both of its layers off (tollgate-bare: the same engine and store timeout, no coalescing,
+# no denial cache) run on the same cluster set-up, in rounds that repeat every delay and scenario, the
+# implementations in reverse order every other round. The report gives decisions per second with their
+# spread, the p50, p99 and p99.9 latency the callers saw, allocation per decision on loopback, the ratios
+# paired round by round, and how long packets actually waited in the relays.
 #
 #   ./bench-network.sh                                3 rounds, 0, 200 and 1000 µs each way (about 25 minutes)
 #   ./bench-network.sh --rounds 5 --delay 1000 --scenario users/client/allowed-heavy/64
@@ -18,7 +18,7 @@
 #   --scenario S        keys/caller/load/threads, e.g. users/client/allowed-heavy/64; repeat for more
 #                       (SCENARIOS; hot and users keys, from a member and from a client, 64 threads)
 #   --impl A,B,...      the implementations, the first compared with each other one
-#                       (IMPLS; tollgate-default,bucket4j,tollgate-plain)
+#                       (IMPLS; tollgate-default,bucket4j,tollgate-bare)
 #   --hazelcast VERSION the Hazelcast version (HAZELCAST_VERSION; the build's, 5.3.8)
 #   --out FILE          the report (src/jmh/results/network.md, which the README links); replaced
 #   --help              this text
@@ -31,7 +31,7 @@ rounds="${ROUNDS:-3}"
 delays="${DELAYS:-0 200 1000}"
 scenarios="${SCENARIOS:-hot/remote-owner/allowed-heavy/64 hot/client/allowed-heavy/64 users/remote-owner/allowed-heavy/64 \
 users/client/allowed-heavy/64}"
-impls="${IMPLS:-tollgate-default,bucket4j,tollgate-plain}"
+impls="${IMPLS:-tollgate-default,bucket4j,tollgate-bare}"
 version="${HAZELCAST_VERSION:-}"
 out="${results}/network.md"
 given_delays=""

@@ -117,8 +117,10 @@ public final class AcrossHosts {
         return md.append('\n').toString();
     }
 
+    /** @return the median of the trials' {@code field}, in µs; "< 1" for a decision made without a round trip */
     private static String latency(List<Rounds.Trial> trials, String field) {
-        return String.format(Locale.ROOT, "%,.0f", median(trials.stream().map(t -> t.micros(field)).toList()));
+        double micros = median(trials.stream().map(t -> t.micros(field)).toList());
+        return micros < 1 ? "< 1" : String.format(Locale.ROOT, "%,.0f", micros);
     }
 
     private static double median(List<Double> values) {
