@@ -436,6 +436,14 @@ public final class CoalescingStore extends StoreLayer {
             if (outcome != null) {
                 answers.answered(key, aloneBucket, aloneCost, outcome);
             }
+            synchronized (this) {
+                if (waiting.isEmpty() && reserve == 0) { // nobody joined it, as is usual: the lane goes
+                    inFlight = false;
+                    retired = true;
+                    lanes.remove(key, this);
+                    return;
+                }
+            }
             Next next = next(key, this, null, null, null);
             if (next.send() != null) {
                 dispatch(key, this, next.send());
