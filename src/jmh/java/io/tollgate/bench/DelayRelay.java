@@ -125,8 +125,8 @@ final class DelayRelay implements AutoCloseable {
                 Chunk chunk;
                 while ((chunk = queue.take()) != Chunk.END) {
                     long due = chunk.readNanos + delayNanos;
-                    long left = due - System.nanoTime();
-                    if (left > overshootNanos) {
+                    long left;
+                    while ((left = due - System.nanoTime()) > overshootNanos) { // a park may end early
                         LockSupport.parkNanos(left - overshootNanos);
                     }
                     out.write(chunk.bytes);

@@ -21,6 +21,8 @@ import java.util.Set;
 final class ListeningSockets {
 
     private static final String LISTEN = "0A";
+    /** The state as it stands between its neighbours in a line (no other field is two hex digits alone). */
+    private static final String LISTEN_FIELD = " " + LISTEN + " ";
     private static final int LOCAL_ADDRESS = 1;
     private static final int STATE = 3;
     private static final int UID = 7;
@@ -82,6 +84,9 @@ final class ListeningSockets {
         }
         List<String> lines = Files.readAllLines(table, StandardCharsets.US_ASCII);
         for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
+            if (!line.contains(LISTEN_FIELD)) {
+                continue; // not listening: most lines of a busy host's table, skipped before they are split
+            }
             String[] fields = line.trim().split("\\s+");
             if (fields.length <= UID || !LISTEN.equals(fields[STATE])) {
                 continue;
