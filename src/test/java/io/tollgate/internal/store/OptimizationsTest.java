@@ -10,6 +10,7 @@ import io.tollgate.testing.TestClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -87,12 +88,12 @@ class OptimizationsTest {
                 assertThat(acquire(stack, "alone", bucket, 1).allowed()).as("remote: %s", remote).isFalse();
                 assertThat(counting.calls.get()).as("a lone request's denial remembered (remote: %s)", remote).isEqualTo(before);
 
-                List<java.util.concurrent.CompletableFuture<Outcome>> together = new ArrayList<>();
+                List<CompletableFuture<Outcome>> together = new ArrayList<>();
                 for (int i = 0; i < 8; i++) { // the first goes alone; the rest wait for it (remote) and leave as a batch
                     together.add(stack.acquire("batched", bucket, 1).toCompletableFuture());
                 }
                 long allowed = 0;
-                for (java.util.concurrent.CompletableFuture<Outcome> outcome : together) {
+                for (CompletableFuture<Outcome> outcome : together) {
                     allowed += outcome.get(30, TimeUnit.SECONDS).allowed() ? 1 : 0;
                 }
                 assertThat(allowed).isEqualTo(2);
