@@ -137,41 +137,30 @@ public final class HttpLoad {
         List<Future<Caller>> callers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             int thread = t;
-            Callable<Caller> caller = rate > 0 ? () -> {
+            Callable<Caller> caller = () -> {
                 Caller c = new Caller();
                 ready.countDown();
                 go.await();
                 long end = start[0] + duration;
                 for (long i = thread; ; i += threads) {
-                    long due = start[0] + (long) (i * 1e9 / rate);
-                    if (due >= end) {
-                        break;
-                    }
                     long now = System.nanoTime();
                     if (now >= end) {
-                        break; // behind schedule at the end: the rest stays unsent
+                        break; // the phase is over (open loop: behind schedule at the end, the rest stays unsent)
                     }
-                    while (now < due) {
-                        LockSupport.parkNanos(due - now);
-                        now = System.nanoTime();
+                    long due = now; // closed loop: each request as the last answer came
+                    if (rate > 0) { // open loop: each request at its time, its latency counted from then
+                        due = start[0] + (long) (i * 1e9 / rate);
+                        if (due >= end) {
+                            break;
+                        }
+                        while (now < due) {
+                            LockSupport.parkNanos(due - now);
+                            now = System.nanoTime();
+                        }
                     }
                     int status = send(uri);
                     long done = System.nanoTime();
                     c.latency.record(done - due);
-                    c.count(status);
-                    c.lastDone = done;
-                }
-                return c;
-            } : () -> {
-                Caller c = new Caller();
-                ready.countDown();
-                go.await();
-                long end = start[0] + duration;
-                while (System.nanoTime() < end) {
-                    long sent = System.nanoTime();
-                    int status = send(uri);
-                    long done = System.nanoTime();
-                    c.latency.record(done - sent);
                     c.count(status);
                     c.lastDone = done;
                 }

@@ -289,7 +289,7 @@ public final class CoalescingStore extends StoreLayer {
                     lanes.remove(key, lane);
                 }
             }
-            return new Next(send, served);
+            return send == null && served.isEmpty() ? Next.IDLE : new Next(send, served);
         }
     }
 
@@ -436,14 +436,6 @@ public final class CoalescingStore extends StoreLayer {
             if (outcome != null) {
                 answers.answered(key, aloneBucket, aloneCost, outcome);
             }
-            synchronized (this) {
-                if (waiting.isEmpty() && reserve == 0) { // nobody joined it, as is usual: the lane goes
-                    inFlight = false;
-                    retired = true;
-                    lanes.remove(key, this);
-                    return;
-                }
-            }
             Next next = next(key, this, null, null, null);
             if (next.send() != null) {
                 dispatch(key, this, next.send());
@@ -522,6 +514,9 @@ public final class CoalescingStore extends StoreLayer {
 
     /** What follows a call: the next one, and the waiters granted from the reserve (completed outside the lane's lock). */
     private record Next(Send send, List<Waiter> served) {
+
+        /** Nothing follows: the usual end of a lone request's call, made once. */
+        static final Next IDLE = new Next(null, List.of());
 
         void completeServed() {
             for (Waiter waiter : served) {
