@@ -2,6 +2,8 @@ package io.tollgate.bench;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -12,6 +14,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,6 +28,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * An HTTP load generator, in one of two modes.
@@ -40,14 +46,16 @@ import java.util.concurrent.locks.LockSupport;
  * falls short of the asked one, and the report says so below 95 %.</li>
  * </ul>
  *
- * <p>Every endpoint is warmed up for a round that is not counted (closed loop in both modes: the server compiles
- * meanwhile), then measured in {@code rounds} rounds, the endpoints interleaved within each round and their order
+ * <p>Every endpoint is warmed up in rounds that are not counted (closed loop in both modes), until the server's JIT
+ * compiler settles, then measured in {@code rounds} rounds, the endpoints interleaved within each round and their order
  * reversed every other round (a, b, c, c, b, a, a, b, c, ...), so that the machine's drift touches them all alike.
  * Each phase records requests per second, status codes, latency, and, given the server's process id, the server's
  * CPU time per request from the kernel's counters for that process ({@code /proc/<pid>/stat}): far steadier than
  * throughput on a shared machine. The report gives medians over the rounds with their minimum and maximum, and each
  * endpoint's CPU per request as a ratio of that of the endpoint named {@code base-label}, paired round by round; in
- * the open loop also p99.9 and the latency each endpoint adds to the base's at p50 and p99, paired round by round.
+ * the open loop also p99.9 and the latency each endpoint adds to the base's at p50 and p99, paired round by round,
+ * and the server's CPU per request by group of threads ({@code /proc/<pid>/task}, kernel time included), named as Java
+ * names them: where an endpoint's extra CPU goes.
  *
  * <p>Every request carries {@code X-Client: c<n>}, {@code n} drawn from 100 000, for rules keyed by client.
  *
@@ -62,6 +70,13 @@ public final class HttpLoad {
     private static final String[] CLIENT_IDS = new String[CLIENTS];
     /** The kernel's clock ticks per second for {@code /proc/<pid>/stat} (USER_HZ: 100 on Linux). */
     private static final long TICKS_PER_SECOND = Long.getLong("tollgate.bench.clk.tck", 100);
+    /** The warm-up ends when the JIT compiler's threads take less than this share of the server's CPU in a round. */
+    private static final double SETTLED = 0.02;
+    private static final int MAX_WARM_UP_ROUNDS = 6;
+    /** The Java names of the server's threads by thread id, read once the warm-up is over (the kernel's are cut at 15 characters). */
+    private static final Map<String, String> JAVA_NAMES = new HashMap<>();
+    /** The row of the threads that ended during a phase: the process's CPU less its live threads'. */
+    private static final String ENDED = "threads that ended meanwhile";
     /** Below this share of the asked rate, the open loop's report warns that the server did not keep up. */
     private static final double KEPT_UP = 0.95;
 
@@ -107,9 +122,7 @@ public final class HttpLoad {
         if (!paths.containsKey(baseLabel)) {
             throw new IllegalArgumentException("the base '" + baseLabel + "' is not one of the endpoints " + paths.keySet());
         }
-        for (Map.Entry<String, String> endpoint : paths.entrySet()) { // warm-up: a round that is not counted (the server compiles meanwhile)
-            System.out.println("warm-up, " + endpoint.getKey() + ": " + run(base.resolve(endpoint.getValue()), threads, seconds, 0, pid).row());
-        }
+        warmUp(base, paths, threads, seconds, pid);
         List<String> order = new ArrayList<>(paths.keySet());
         List<String> reversed = new ArrayList<>(order);
         Collections.reverse(reversed);
@@ -117,6 +130,7 @@ public final class HttpLoad {
             for (String label : round % 2 == 1 ? order : reversed) {
                 Result result = run(base.resolve(paths.get(label)), threads, seconds, rate, pid);
                 results.get(label).add(result);
+                JAVA_NAMES.putAll(javaThreadNames(pid)); // between phases: threads the pool made meanwhile
                 System.out.println("round " + round + ", " + label + ": " + result.row());
             }
         }
@@ -125,6 +139,32 @@ public final class HttpLoad {
         System.out.println(table);
         Files.createDirectories(report.toAbsolutePath().getParent());
         Files.writeString(report, table, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+
+    /**
+     * Rounds at full speed that are not counted, until the server's JIT compiler settles: its threads spent under
+     * {@value #SETTLED} of the server's CPU in the last round (given a pid), at most {@value #MAX_WARM_UP_ROUNDS} rounds.
+     */
+    private static void warmUp(URI base, Map<String, String> paths, int threads, int seconds, long pid) throws Exception {
+        JAVA_NAMES.putAll(javaThreadNames(pid));
+        for (int round = 1; round <= MAX_WARM_UP_ROUNDS; round++) {
+            long compiler = 0;
+            long all = 0;
+            for (Map.Entry<String, String> endpoint : paths.entrySet()) {
+                Result result = run(base.resolve(endpoint.getValue()), threads, seconds, 0, pid);
+                System.out.println("warm-up " + round + ", " + endpoint.getKey() + ": " + result.row());
+                for (Map.Entry<String, Long> group : result.threadTicks.entrySet()) {
+                    compiler += group.getKey().contains("CompilerThre") ? group.getValue() : 0;
+                    all += group.getValue();
+                }
+            }
+            double share = all == 0 ? 0 : (double) compiler / all;
+            System.out.printf(Locale.ROOT, "warm-up %d: the JIT compiler took %.1f %% of the server's CPU%n", round, 100 * share);
+            if (share < SETTLED) {
+                return;
+            }
+        }
+        System.out.println("warm-up: the JIT compiler has not settled; measuring anyway");
     }
 
     /** One phase: {@code seconds} of load on {@code uri}, closed loop when {@code rate} is 0, else open loop. */
@@ -169,6 +209,7 @@ public final class HttpLoad {
             callers.add(pool.submit(caller));
         }
         ready.await();
+        Map<String, Long> threadsBefore = threadTicks(pid);
         long cpuBefore = cpuTicks(pid);
         start[0] = System.nanoTime();
         go.countDown();
@@ -183,6 +224,11 @@ public final class HttpLoad {
             lastDone = Math.max(lastDone, c.lastDone);
         }
         long cpuAfter = cpuTicks(pid);
+        result.threadTicks = threadGroups(threadsBefore, threadTicks(pid));
+        long counted = result.threadTicks.values().stream().mapToLong(Long::longValue).sum();
+        if (pid != 0) {
+            result.threadTicks.merge(ENDED, cpuAfter - cpuBefore - counted, Long::sum);
+        }
         // closed loop: the whole phase, as before; open loop: until the last answer, so that a rate that is kept
         // up with reads as itself
         result.seconds = (rate > 0 ? lastDone - start[0] : System.nanoTime() - start[0]) / 1e9;
@@ -190,6 +236,71 @@ public final class HttpLoad {
         result.asked = rate;
         pool.shutdownNow();
         return result;
+    }
+
+    /**
+     * @return the user plus system CPU time of each thread of process {@code pid} in clock ticks, by thread id and name
+     *         ({@code /proc/<pid>/task/<tid>/stat}), empty without a pid
+     */
+    private static Map<String, Long> threadTicks(long pid) throws IOException {
+        Map<String, Long> ticks = new HashMap<>();
+        if (pid == 0) {
+            return ticks;
+        }
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks) {
+                String stat;
+                try {
+                    stat = Files.readString(task.resolve("stat"));
+                } catch (IOException e) {
+                    continue; // the thread ended meanwhile
+                }
+                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                ticks.put(task.getFileName() + " " + name, Long.parseLong(fields[11]) + Long.parseLong(fields[12]));
+            }
+        }
+        return ticks;
+    }
+
+    /**
+     * @return the CPU ticks each group of threads spent between the two snapshots: threads grouped by name with their
+     *         digits left out (a pool's threads are one group); a thread that ended meanwhile is not counted
+     */
+    private static Map<String, Long> threadGroups(Map<String, Long> before, Map<String, Long> after) {
+        Map<String, Long> groups = new HashMap<>();
+        after.forEach((thread, ticks) -> {
+            String tid = thread.substring(0, thread.indexOf(' '));
+            String group = JAVA_NAMES.get(tid);
+            if (group == null) { // made after the last look: a known Java name it is the start of (the kernel's is cut)
+                String cut = thread.substring(thread.indexOf(' ') + 1);
+                group = JAVA_NAMES.values().stream().filter(name -> name.startsWith(cut)).findFirst().orElse(cut);
+            }
+            group = group.replaceAll("[0-9]+", "#");
+            groups.merge(group, ticks - before.getOrDefault(thread, 0L), Long::sum);
+        });
+        return groups;
+    }
+
+    /** @return the Java name of each of the server's threads by its kernel thread id ({@code jcmd Thread.print}), empty if none */
+    private static Map<String, String> javaThreadNames(long pid) throws InterruptedException {
+        Map<String, String> names = new HashMap<>();
+        if (pid == 0) {
+            return names;
+        }
+        Matcher line = Pattern.compile("^\"(.*)\" .* nid=0x([0-9a-f]+) ", Pattern.MULTILINE).matcher("");
+        try {
+            Process jcmd = new ProcessBuilder("jcmd", Long.toString(pid), "Thread.print").redirectErrorStream(true).start();
+            String dump = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            jcmd.waitFor();
+            line.reset(dump);
+            while (line.find()) {
+                names.put(Long.toString(Long.parseLong(line.group(2), 16)), line.group(1));
+            }
+        } catch (IOException e) {
+            System.out.println("no thread names from jcmd (" + e + "): threads go by the kernel's names");
+        }
+        return names;
     }
 
     /** @return the answer's status, or -1 if there was none */
@@ -237,7 +348,7 @@ public final class HttpLoad {
         }
         out.append(String.format(Locale.ROOT, "%nMedian (min–max) of %d rounds; in each round every endpoint ran %d s with %d client"
                 + " threads (closed loop: each sends its next request when the previous answer arrives), in the order above,"
-                + " reversed every other round, after a round of warm-up. CPU per request is the server process's user + system"
+                + " reversed every other round, after rounds of warm-up until the JIT compiler settled. CPU per request is the server process's user + system"
                 + " time over the requests it answered; the ratio is paired round by round.%n%n", rounds, seconds, threads));
         return out.toString();
     }
@@ -279,8 +390,8 @@ public final class HttpLoad {
         }
         out.append(String.format(Locale.ROOT, "%nMedian (min–max) of %d rounds; in each round every endpoint ran %d s at a fixed"
                 + " rate of %,.0f requests/s (open loop: each request sent when due, by one of %d client threads, whether or not"
-                + " earlier ones were answered), in the order above, reversed every other round, after a round of warm-up at full"
-                + " speed. Latency runs from each request's due time, so that waiting behind a slow answer counts; p50, p99 and"
+                + " earlier ones were answered), in the order above, reversed every other round, after rounds of warm-up at full"
+                + " speed until the JIT compiler settled. Latency runs from each request's due time, so that waiting behind a slow answer counts; p50, p99 and"
                 + " p99.9 are over all rounds. CPU per request is the server process's user + system time over the requests it"
                 + " answered; the ratio is paired round by round, and so is the latency added over %s at p50 and p99"
                 + " (the median of the rounds' differences).%n", rounds, seconds, rate, threads, baseLabel));
@@ -289,7 +400,75 @@ public final class HttpLoad {
                     KEPT_UP * 100, rate, String.join(", ", behind)));
         }
         out.append('\n');
+        if (cpu) {
+            out.append(byThread(results, baseLabel));
+        }
         return out.toString();
+    }
+
+    /** Threads shown by name in the table of CPU by thread; the others are summed in one row. */
+    private static final int THREAD_ROWS = 10;
+
+    /**
+     * The server's CPU per request by group of threads, over all rounds, for each endpoint and as the difference to the
+     * base: where the extra CPU of an endpoint goes (kernel time included, unlike a sampling profiler's).
+     */
+    private static String byThread(Map<String, List<Result>> results, String baseLabel) {
+        Map<String, Map<String, Double>> perRequest = new LinkedHashMap<>(); // endpoint -> group -> µs per request
+        Map<String, Double> largest = new HashMap<>();
+        results.forEach((label, rounds) -> {
+            Map<String, double[]> byRound = new HashMap<>();
+            for (int i = 0; i < rounds.size(); i++) {
+                Result r = rounds.get(i);
+                for (Map.Entry<String, Long> e : r.threadTicks.entrySet()) {
+                    byRound.computeIfAbsent(e.getKey(), group -> new double[rounds.size()])[i] =
+                            e.getValue() * 1e6 / TICKS_PER_SECOND / Math.max(1, r.requests());
+                }
+            }
+            Map<String, Double> micros = new HashMap<>();
+            byRound.forEach((group, values) -> {
+                micros.put(group, median(values));
+                largest.merge(group, median(values), Math::max);
+            });
+            perRequest.put(label, micros);
+        });
+        List<String> shown = largest.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                .limit(THREAD_ROWS).map(Map.Entry::getKey).sorted(Comparator.naturalOrder()).toList();
+        StringBuilder out = new StringBuilder("| Server threads (CPU µs per request) |");
+        List<String> labels = new ArrayList<>(results.keySet());
+        for (String label : labels) {
+            out.append(' ').append(label).append(" |");
+        }
+        out.append("\n|---|").append("---:|".repeat(labels.size())).append('\n');
+        List<String> rows = new ArrayList<>(shown);
+        rows.remove(ENDED);
+        rows.add("other threads");
+        rows.add(ENDED);
+        rows.add("all threads");
+        for (String group : rows) {
+            out.append("| ").append(rows.indexOf(group) >= rows.size() - 3 ? group : "`" + group + "`").append(" |");
+            for (String label : labels) {
+                double us = threadMicros(perRequest.get(label), group, shown);
+                double base = threadMicros(perRequest.get(baseLabel), group, shown);
+                out.append(label.equals(baseLabel) ? String.format(Locale.ROOT, " %.1f |", us)
+                        : String.format(Locale.ROOT, " %.1f (%+.1f) |", us, us - base));
+            }
+            out.append('\n');
+        }
+        out.append(String.format(Locale.ROOT, "%nThe server's threads by name, digits left out (a pool is one row), from the"
+                + " kernel's counters for each thread (user + system time, %d ticks a second): the median of the rounds; in"
+                + " brackets, the difference to %s. Threads that ended during a phase are one row: the process's CPU less"
+                + " its live threads'.%n%n", TICKS_PER_SECOND, baseLabel));
+        return out.toString();
+    }
+
+    private static double threadMicros(Map<String, Double> micros, String group, List<String> shown) {
+        return switch (group) {
+            case "all threads" -> micros.values().stream().mapToDouble(Double::doubleValue).sum();
+            case "other threads" -> micros.entrySet().stream().filter(e -> !shown.contains(e.getKey()) && !e.getKey().equals(ENDED))
+                    .mapToDouble(Map.Entry::getValue).sum();
+            default -> micros.getOrDefault(group, 0.0);
+        };
     }
 
     private static double median(double[] values) {
@@ -333,6 +512,8 @@ public final class HttpLoad {
         double seconds;
         double cpuSeconds;
         double asked;
+        /** CPU ticks by group of the server's threads. */
+        Map<String, Long> threadTicks = Map.of();
 
         static Result sum(List<Result> rounds) {
             Result all = new Result();

@@ -8,6 +8,7 @@ import static io.tollgate.it.Http.json;
 import static io.tollgate.it.Http.request;
 import static io.tollgate.it.Http.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,6 +20,7 @@ import java.net.URL;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -112,6 +114,18 @@ class RateLimitContractIT {
         }
         RawHttp.Response byMapper = RawHttp.get(base, "api/reports/" + tenant);
         assertEquals("HTTP/1.1 429 Too Many Requests", byMapper.statusLine(), byMapper.describe());
+    }
+
+    /** A client told to slow down keeps its connection: it is not made to connect again (on Open Liberty, to TLS) to be told again. */
+    @Test
+    void a429KeepsTheConnectionOpen() {
+        String key = freshKey();
+        List<RawHttp.Response> answers = RawHttp.getAll(base, "api/search?q=tea", 5, "X-Api-Key", key);
+        assertEquals(List.of(200, 200, 200, 429, 429), answers.stream().map(RawHttp.Response::status).toList(),
+                answers.stream().map(RawHttp.Response::describe).toList().toString());
+        for (RawHttp.Response answer : answers.subList(0, 4)) {
+            assertNotEquals("close", String.valueOf(answer.header("Connection")).toLowerCase(Locale.ROOT), answer.describe());
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.tollgate.it;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -15,6 +16,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * HTTP/1.1 over a plain socket: the request target goes out exactly as written (no client library
@@ -72,6 +75,79 @@ final class RawHttp {
         } catch (IOException e) {
             throw new AssertionError("GET " + target + " failed: " + e, e);
         }
+    }
+
+    /**
+     * Sends the GET {@code times} times, one after the other on one connection (HTTP/1.1 keep-alive; the last asks the
+     * server to close), each once the answer to the one before has arrived in full.
+     *
+     * @throws AssertionError if the server closes the connection before it answered them all
+     */
+    static List<Response> getAll(URL base, String path, int times, String... headers) {
+        String root = base.getPath().endsWith("/") ? base.getPath() : base.getPath() + "/";
+        String target = root + path;
+        List<Response> responses = new ArrayList<>();
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(base.getHost(), base.getPort()), TIMEOUT_MILLIS);
+            socket.setSoTimeout(TIMEOUT_MILLIS);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            for (int i = 0; i < times; i++) {
+                StringBuilder request = new StringBuilder()
+                        .append("GET ").append(target).append(" HTTP/1.1\r\n")
+                        .append("Host: ").append(base.getHost()).append(':').append(base.getPort()).append("\r\n");
+                if (i == times - 1) {
+                    request.append("Connection: close\r\n");
+                }
+                for (int h = 0; h < headers.length; h += 2) {
+                    request.append(headers[h]).append(": ").append(headers[h + 1]).append("\r\n");
+                }
+                request.append("\r\n");
+                out.write(request.toString().getBytes(StandardCharsets.ISO_8859_1));
+                out.flush();
+                responses.add(parse(target, readOne(in, target, responses)));
+            }
+            return responses;
+        } catch (IOException e) {
+            throw new AssertionError("GET " + target + " " + times + " times on one connection failed after " + responses
+                    + ": " + e, e);
+        }
+    }
+
+    /** @return one whole response's bytes: its head, and its body as its Content-Length or chunks say */
+    private static byte[] readOne(InputStream in, String target, List<Response> before) throws IOException {
+        ByteArrayOutputStream raw = new ByteArrayOutputStream();
+        int matched = 0;
+        while (matched < 4) {
+            int c = in.read();
+            if (c < 0) {
+                throw new AssertionError("GET " + target + ": the server closed the connection after " + before.size()
+                        + " answers on it: " + before.stream().map(Response::describe).toList());
+            }
+            raw.write(c);
+            matched = c == (matched % 2 == 0 ? '\r' : '\n') ? matched + 1 : (c == '\r' ? 1 : 0);
+        }
+        String head = raw.toString(StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
+        Matcher length = Pattern.compile("\r\ncontent-length:\\s*(\\d+)").matcher(head);
+        if (length.find()) {
+            raw.write(in.readNBytes(Integer.parseInt(length.group(1))));
+        } else if (head.contains("\r\ntransfer-encoding:") && head.contains("chunked")) {
+            while (true) {
+                String sizeLine = line(in);
+                raw.write((sizeLine + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                int semicolon = sizeLine.indexOf(';');
+                int size = Integer.parseInt((semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon)).trim(), 16);
+                if (size == 0) {
+                    line(in); // the empty line that ends the chunks
+                    break;
+                }
+                raw.write(in.readNBytes(size));
+                raw.write(("\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                line(in);
+            }
+            raw.write(("\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        }
+        return raw.toByteArray();
     }
 
     private static Response parse(String target, byte[] raw) {

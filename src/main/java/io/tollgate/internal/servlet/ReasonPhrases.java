@@ -9,6 +9,10 @@ import java.util.logging.Logger;
  * channel writes {@code 429 Undefined} and Payara's Grizzly {@code 429 CUSTOM}, because their tables of
  * status codes stop before RFC 6585. Each table has a way to add an entry, used once, with the standard
  * phrase; servers that know 429 are left alone, and anything unexpected is only logged at FINE.
+ *
+ * <p>Open Liberty's entry is made as one that is not an error, as for 401: Liberty closes the connection after every
+ * status it counts as an error, and a client that is told to slow down should not have to connect again (with TLS, a
+ * handshake per refusal) to be told again.
  */
 final class ReasonPhrases {
 
@@ -34,7 +38,7 @@ final class ReasonPhrases {
             Class<?> codes = Class.forName("com.ibm.wsspi.http.channel.values.StatusCodes", true, loader);
             Object known = codes.getMethod("getByOrdinal", int.class).invoke(null, TOO_MANY_REQUESTS);
             if (known == null || Boolean.TRUE.equals(codes.getMethod("isUndefined").invoke(known))) {
-                codes.getConstructor(int.class, String.class, boolean.class).newInstance(TOO_MANY_REQUESTS, PHRASE, true);
+                codes.getConstructor(int.class, String.class, boolean.class).newInstance(TOO_MANY_REQUESTS, PHRASE, false);
                 LOG.fine("Taught Open Liberty's HTTP channel the reason phrase of 429");
             }
         } catch (ClassNotFoundException e) {
