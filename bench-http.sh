@@ -42,7 +42,7 @@
 #   --help                    this text
 #
 # Each round runs every endpoint for --seconds, after warm-up rounds at full speed until the server's JIT
-# compiler settles (under 2 % of its CPU in a round; 2 to 6 rounds): a server and store take about
+# compiler settles (under 3 % of its CPU in a round; at most 6 rounds): a server and store take about
 # (rounds + 3) x 4 x seconds plus its start, 5 minutes with the defaults. The report also gives the
 # server's CPU per request by thread (kernel time included): where an endpoint's extra CPU goes.
 # Writes src/jmh/results/http.md and, with --profile, src/jmh/results/profile.md (the files the

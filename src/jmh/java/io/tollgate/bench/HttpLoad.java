@@ -71,7 +71,7 @@ public final class HttpLoad {
     /** The kernel's clock ticks per second for {@code /proc/<pid>/stat} (USER_HZ: 100 on Linux). */
     private static final long TICKS_PER_SECOND = Long.getLong("tollgate.bench.clk.tck", 100);
     /** The warm-up ends when the JIT compiler's threads take less than this share of the server's CPU in a round. */
-    private static final double SETTLED = 0.02;
+    private static final double SETTLED = 0.03;
     private static final int MAX_WARM_UP_ROUNDS = 6;
     /** The Java names of the server's threads by thread id, read once the warm-up is over (the kernel's are cut at 15 characters). */
     private static final Map<String, String> JAVA_NAMES = new HashMap<>();
