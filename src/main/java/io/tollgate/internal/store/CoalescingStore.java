@@ -23,8 +23,7 @@ import java.util.function.LongSupplier;
  * how long it has waited, so that the store holds it to its own caller's deadline.
  *
  * <p>A key that is hot here (at least {@value #HOT_DEMAND} requests since its last call: waiting for it, or
- * granted from a reserve; or, when its requests come one at a time, {@value HotStreaks#STREAK} in a row each within
- * 2 ms of the one before) also asks the owner, as the last request of its batch, for a reserve: twice the tokens
+ * granted from a reserve) also asks the owner, as the last request of its batch, for a reserve: twice the tokens
  * asked for since its last call, at most a sixteenth of the rule's smallest burst and {@value #MAX_RESERVE} tokens,
  * never for a rule whose burst is under {@value #MIN_RESERVING_BURST}. The owner takes the reserve from the bucket
  * like any request (or denies it, and nothing is taken); requests for the key are then granted here from the
@@ -55,7 +54,6 @@ public final class CoalescingStore extends StoreLayer {
     private final LongSupplier nanoTime;
     private final boolean reserving;
     private final ConcurrentHashMap<String, Lane> lanes = new ConcurrentHashMap<>();
-    private final HotStreaks streaks = new HotStreaks();
     private Answers answers = Answers.NONE;
     /**
      * Sends the batches that gather while a call is in flight, and drops reserves that expired on idle keys. The
@@ -92,15 +90,11 @@ public final class CoalescingStore extends StoreLayer {
     @Override
     public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
         bucket.checkCost(cost);
-        boolean streak = false;
         if (!lanes.containsKey(key)) {
-            streak = reserving && streaks.hot(key, nanoTime.getAsLong());
-            if (!streak) {
-                Lane alone = new Lane(key);
-                alone.inFlight = true;
-                if (lanes.putIfAbsent(key, alone) == null) {
-                    return alone.call(bucket, cost);
-                }
+            Lane alone = new Lane(key);
+            alone.inFlight = true;
+            if (lanes.putIfAbsent(key, alone) == null) {
+                return alone.call(bucket, cost);
             }
         }
         long now = nanoTime.getAsLong();
@@ -112,10 +106,6 @@ public final class CoalescingStore extends StoreLayer {
             synchronized (lane) {
                 if (lane.retired) {
                     continue; // removed after its last call; take a fresh one
-                }
-                if (streak && lane.demandRequests < HOT_DEMAND - 1) { // hot one request at a time: as if some had waited
-                    lane.demandRequests = HOT_DEMAND - 1;
-                    lane.demandTokens = (HOT_DEMAND - 1) * cost;
                 }
                 reserved = lane.takeReserved(bucket, cost, now);
                 if (reserved != null) {

@@ -135,43 +135,6 @@ class ReservesTest {
     }
 
     @Test
-    void aKeyWhoseRequestsComeOneAtATimeButFastIsHotAfterAStreakOfThem() throws Exception {
-        TokenBucket bucket = TokenBucket.of(Limit.of(1_000, 1, Duration.ofHours(1)));
-        for (int i = 1; i < HotStreaks.STREAK; i++) { // each answered before the next: nothing ever waits
-            CompletableFuture<Outcome> alone = acquire(bucket);
-            owner.answer(new long[] {1});
-            assertThat(alone.get().remaining()).isEqualTo(1_000 - i);
-            nanos.addAndGet(HotStreaks.GAP_NANOS);
-        }
-        // the eighth in a row, each within 2 ms of the one before: hot, as if four had waited. A reserve of twice that.
-        CompletableFuture<Outcome> eighth = acquire(bucket);
-        owner.answer(new long[] {1, 2 * CoalescingStore.HOT_DEMAND});
-        assertThat(eighth.get().remaining()).isEqualTo(992);
-        long calls = owner.calls();
-        for (int i = 1; i <= 4; i++) { // granted here, at once, from the 8 held
-            Outcome granted = acquire(bucket).getNow(null);
-            assertThat(granted).as("granted from the reserve").isNotNull();
-            assertThat(granted.remaining()).isEqualTo(984 + 8 - i);
-        }
-        assertThat(owner.calls()).as("the next reserve, asked for when half of this one is used").isEqualTo(calls + 1);
-        owner.answer(new long[] {8});
-        // of the 1 000 tokens: 12 granted, 4 + 8 held here, 976 in the bucket
-        assertThat(owner.memory.acquireNow("k", bucket, 0).remaining()).isEqualTo(976);
-    }
-
-    @Test
-    void aKeyWhoseRequestsComeMoreThan2MillisecondsApartNeverReserves() throws Exception {
-        TokenBucket bucket = TokenBucket.of(Limit.of(1_000, 1, Duration.ofHours(1)));
-        for (int i = 1; i <= 4 * HotStreaks.STREAK; i++) {
-            CompletableFuture<Outcome> alone = acquire(bucket);
-            owner.answer(new long[] {1});
-            assertThat(alone.get().remaining()).isEqualTo(1_000 - i);
-            nanos.addAndGet(HotStreaks.GAP_NANOS + 1);
-        }
-        assertThat(owner.calls()).isEqualTo(4 * HotStreaks.STREAK);
-    }
-
-    @Test
     void manyThreadsOnAHotKeyAreGrantedExactlyWhatTheBucketHeld() throws Exception {
         TokenBucket bucket = TokenBucket.of(Limit.of(5_000, 1, Duration.ofHours(1)));
         SlowStore slow = new SlowStore(new InMemoryBucketStore(clock, 1_000));
