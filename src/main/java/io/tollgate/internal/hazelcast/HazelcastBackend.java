@@ -232,6 +232,11 @@ public final class HazelcastBackend implements InstanceSource, AutoCloseable {
         }
 
         @Override
+        public boolean takesRefunds() {
+            return store.takesRefunds();
+        }
+
+        @Override
         public void warmUp(TokenBucket bucket) throws Exception {
             store.warmUp(bucket);
         }

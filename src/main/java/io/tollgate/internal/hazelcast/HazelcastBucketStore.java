@@ -200,6 +200,11 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
                 : entries().call(key, RefundProcessor.create(bucket, tokens, identified), OutcomeWire::read);
     }
 
+    @Override
+    public boolean takesRefunds() {
+        return olderMember(Serialization.WIRE_V2, "which have no refunds") == null;
+    }
+
     /**
      * Sends a {@link RetainProcessor} to the key's owner. A member sends it only while every data member reads wire
      * version 3; until then it fails here without being sent, and the bucket keeps the time-to-live of its last

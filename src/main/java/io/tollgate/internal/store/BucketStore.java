@@ -38,6 +38,14 @@ public interface BucketStore extends AutoCloseable {
     }
 
     /**
+     * @return whether a {@link #refund} would be sent now: not by a store that takes none, nor by a member while a data
+     *         member of an older Tollgate is in its cluster. The default: none.
+     */
+    default boolean takesRefunds() {
+        return false;
+    }
+
+    /**
      * Makes the store ready before traffic arrives (a remote store creates its structures and loads
      * its classes on first use, which must not count against the first requests' timeout). Writes
      * nothing. The default does nothing.

@@ -23,14 +23,17 @@ import java.util.function.LongSupplier;
  * how long it has waited, so that the store holds it to its own caller's deadline.
  *
  * <p>A key that is hot here (at least {@value #HOT_DEMAND} requests since its last call: waiting for it, or
- * granted from a reserve) also asks the owner, as the last request of its batch, for a reserve: twice the tokens
+ * granted from a reserve; or, when its requests come one at a time, {@value HotStreaks#STREAK} in a row each within
+ * 2 ms of the one before, where the store takes refunds) also asks the owner, as the last request of its batch, for a reserve: twice the tokens
  * asked for since its last call, at most a sixteenth of the rule's smallest burst and {@value #MAX_RESERVE} tokens,
  * never for a rule whose burst is under {@value #MIN_RESERVING_BURST}. The owner takes the reserve from the bucket
  * like any request (or denies it, and nothing is taken); requests for the key are then granted here from the
  * reserve, without a round trip, and the next reserve is asked for when half of this one is used. Every token
- * granted was taken from the bucket first, so the grants never exceed {@code burst + rate x T}; tokens not granted
- * within {@value #LEASE_MILLIS} ms of the reserve's last top-up are dropped, never returned, so a key going cold
- * here may fall short by a reserve.
+ * granted was taken from the bucket first, so the grants never exceed {@code burst + rate x T}. Tokens not granted
+ * within {@value #LEASE_MILLIS} ms of the reserve's last top-up are given back to the bucket (a refund, up to the
+ * burst) by a call of the key's own, before any request that came after them; they are lost only when giving them
+ * back fails, or when the key is reset or its rule changes (they were taken from the bucket as it was). A request the
+ * owner decides while a reserve is held here reports the bucket plus the reserve, as a grant from the reserve does.
  */
 public final class CoalescingStore extends StoreLayer {
 
@@ -54,6 +57,7 @@ public final class CoalescingStore extends StoreLayer {
     private final LongSupplier nanoTime;
     private final boolean reserving;
     private final ConcurrentHashMap<String, Lane> lanes = new ConcurrentHashMap<>();
+    private final HotStreaks streaks = new HotStreaks();
     private Answers answers = Answers.NONE;
     /**
      * Sends the batches that gather while a call is in flight, and drops reserves that expired on idle keys. The
@@ -90,11 +94,15 @@ public final class CoalescingStore extends StoreLayer {
     @Override
     public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
         bucket.checkCost(cost);
+        boolean streak = false;
         if (!lanes.containsKey(key)) {
-            Lane alone = new Lane(key);
-            alone.inFlight = true;
-            if (lanes.putIfAbsent(key, alone) == null) {
-                return alone.call(bucket, cost);
+            streak = reserving && streaks.hot(key, nanoTime.getAsLong()) && store.takesRefunds();
+            if (!streak) {
+                Lane alone = new Lane(key);
+                alone.inFlight = true;
+                if (lanes.putIfAbsent(key, alone) == null) {
+                    return alone.call(bucket, cost);
+                }
             }
         }
         long now = nanoTime.getAsLong();
@@ -106,6 +114,10 @@ public final class CoalescingStore extends StoreLayer {
             synchronized (lane) {
                 if (lane.retired) {
                     continue; // removed after its last call; take a fresh one
+                }
+                if (streak && lane.demandRequests < HOT_DEMAND - 1) { // hot one request at a time: as if some had waited
+                    lane.demandRequests = HOT_DEMAND - 1;
+                    lane.demandTokens = (HOT_DEMAND - 1) * cost;
                 }
                 reserved = lane.takeReserved(bucket, cost, now);
                 if (reserved != null) {
@@ -121,9 +133,14 @@ public final class CoalescingStore extends StoreLayer {
                         lane.await(waiter);
                         return waiter.result;
                     }
-                    send = lane.send(List.of(waiter), bucket, reserving);
+                    send = lane.giveBackExpired(now);
+                    if (send != null) { // the reserve's lease ended: its tokens go back first, and the request after them
+                        lane.await(waiter);
+                    } else {
+                        send = lane.send(List.of(waiter), bucket, reserving);
+                    }
                 }
-                if (send.batch().isEmpty() && send.reserve() == 0) {
+                if (send.batch().isEmpty() && send.reserve() == 0 && send.givenBack() == 0) {
                     return CompletableFuture.completedFuture(reserved); // not hot enough for another reserve
                 }
                 lane.inFlight = true;
@@ -136,7 +153,7 @@ public final class CoalescingStore extends StoreLayer {
     /**
      * A refund goes to the owner at once, beside any call in flight for the key: giving back commutes with taking
      * (up to the burst's cap, where either order is one the owner could have seen). The key's reserve here is left
-     * as it is: what it holds was taken from the bucket, and expires unused as before.
+     * as it is: what it holds was taken from the bucket, and goes back when its lease ends unused, as before.
      */
     @Override
     public CompletionStage<Outcome> refund(String key, TokenBucket bucket, long tokens) {
@@ -158,7 +175,7 @@ public final class CoalescingStore extends StoreLayer {
                     if (next.send() != null) {
                         dispatch(key, lane, next.send());
                     }
-                    complete(key, sent.batch(), outcomes, failure);
+                    complete(key, sent.batch(), outcomes, failure, next.held());
                     next.completeServed();
                 });
                 return;
@@ -171,7 +188,7 @@ public final class CoalescingStore extends StoreLayer {
                 failure = e.getCause() != null ? e.getCause() : e;
             }
             Next next = next(key, lane, send, outcomes, failure);
-            complete(key, send.batch(), outcomes, failure);
+            complete(key, send.batch(), outcomes, failure, next.held());
             next.completeServed();
             send = next.send();
         }
@@ -182,10 +199,10 @@ public final class CoalescingStore extends StoreLayer {
             sender.execute(() -> send(key, lane, send));
         } catch (RejectedExecutionException e) {
             IllegalStateException closed = new IllegalStateException("the rate-limit store is closed", e);
-            complete(key, send.batch(), null, closed);
+            complete(key, send.batch(), null, closed, 0);
             Next rest;
             while ((rest = next(key, lane, null, null, closed)).send() != null) {
-                complete(key, rest.send().batch(), null, closed);
+                complete(key, rest.send().batch(), null, closed, 0);
             }
         }
     }
@@ -197,6 +214,9 @@ public final class CoalescingStore extends StoreLayer {
      */
     private CompletionStage<Outcome[]> call(String key, Send send) {
         try {
+            if (send.givenBack() > 0) {
+                return store.refund(key, send.bucket(), send.givenBack()).thenApply(outcome -> NONE_DECIDED);
+            }
             long now = nanoTime.getAsLong();
             List<Waiter> batch = send.batch();
             if (send.reserve() == 0 && batch.size() == 1 && now - batch.get(0).arrivedNanos < FRESH_NANOS) {
@@ -219,7 +239,12 @@ public final class CoalescingStore extends StoreLayer {
         }
     }
 
-    private void complete(String key, List<Waiter> batch, Outcome[] outcomes, Throwable failure) {
+    /**
+     * Completes the requests of a batch with the owner's answers. An allowed request also counts the tokens still held
+     * here for its bucket ({@code held}): taken from the bucket before the owner decided, not granted yet, they are
+     * the caller's as much as what the bucket holds, and a grant from the reserve would count them too.
+     */
+    private void complete(String key, List<Waiter> batch, Outcome[] outcomes, Throwable failure, long held) {
         for (int i = 0; i < batch.size(); i++) {
             Waiter waiter = batch.get(i);
             if (failure != null) {
@@ -227,8 +252,12 @@ public final class CoalescingStore extends StoreLayer {
             } else if (outcomes[i].isExpired()) {
                 waiter.result.completeExceptionally(Outcome.expiredFailure());
             } else {
-                answers.answered(key, waiter.bucket, waiter.cost, outcomes[i]);
-                waiter.result.complete(outcomes[i]);
+                Outcome outcome = outcomes[i];
+                if (held > 0 && outcome.allowed()) {
+                    outcome = outcome.reservedGrant(Math.min(waiter.bucket.burst(outcome.limitIndex()), outcome.remaining() + held));
+                }
+                answers.answered(key, waiter.bucket, waiter.cost, outcome);
+                waiter.result.complete(outcome);
             }
         }
     }
@@ -257,11 +286,23 @@ public final class CoalescingStore extends StoreLayer {
     private Next next(String key, Lane lane, Send sent, Outcome[] outcomes, Throwable failure) {
         long now = nanoTime.getAsLong();
         synchronized (lane) {
+            boolean sameReserve = sent != null && failure == null && sent.forgotten() == lane.forgotten && lane.reserve > 0
+                    && sent.bucket().equals(lane.reserveBucket);
+            long held = sameReserve && !sent.batch().isEmpty() ? lane.reserve : 0; // its lease may have ended: held all the same
             if (sent != null && sent.reserve() > 0 && failure == null && sent.forgotten() == lane.forgotten) {
                 Outcome reserved = outcomes[outcomes.length - 1];
                 if (!reserved.isExpired() && reserved.allowed()) {
                     lane.addReserve(sent.bucket(), sent.reserve(), reserved, now + LEASE_NANOS);
                     scheduleExpiry(key, lane);
+                    sameReserve = false; // the reserve's answer is the bucket as the owner left it
+                }
+            }
+            if (sameReserve) { // the owner's bucket as this call left it: what grants from the reserve count from now on
+                for (int i = outcomes.length - 1; i >= 0; i--) {
+                    if (!outcomes[i].isExpired()) {
+                        lane.reserveBasis = outcomes[i];
+                        break;
+                    }
                 }
             }
             int covered = 0;
@@ -278,22 +319,24 @@ public final class CoalescingStore extends StoreLayer {
                 served = List.copyOf(lane.waiting.subList(0, covered));
                 lane.waiting.subList(0, covered).clear();
             }
-            Send send = null;
-            if (!lane.waiting.isEmpty()) {
+            Send send = lane.giveBackExpired(now);
+            if (send == null && !lane.waiting.isEmpty()) {
                 List<Waiter> batch = takeBatch(lane.waiting);
                 send = lane.send(batch, batch.get(0).bucket, reserving);
-            } else {
+            } else if (send == null) {
                 lane.inFlight = false;
                 if (!lane.holdsReserve(now)) {
                     lane.retired = true;
                     lanes.remove(key, lane);
+                } else {
+                    scheduleExpiry(key, lane); // idle, holding a reserve: given back if nobody uses it
                 }
             }
-            return send == null && served.isEmpty() ? Next.IDLE : new Next(send, served);
+            return send == null && served.isEmpty() && held == 0 ? Next.IDLE : new Next(send, served, held);
         }
     }
 
-    /** Drops the reserve of a lane nobody used since it expired, and the lane with it. */
+    /** Gives back to the bucket the reserve of a lane nobody used since it expired, then drops the lane. */
     private void scheduleExpiry(String key, Lane lane) {
         if (lane.expiryScheduled) {
             return;
@@ -308,21 +351,28 @@ public final class CoalescingStore extends StoreLayer {
     }
 
     private void expire(String key, Lane lane) {
+        Send giveBack;
         synchronized (lane) {
             lane.expiryScheduled = false;
-            if (lane.retired) {
-                return;
+            long now = nanoTime.getAsLong();
+            if (lane.retired || lane.inFlight) {
+                return; // retired, or the call in flight gives it back when it returns
             }
-            if (lane.holdsReserve(nanoTime.getAsLong())) {
+            if (lane.holdsReserve(now)) {
                 scheduleExpiry(key, lane);
                 return;
             }
-            lane.reserve = 0;
-            if (!lane.inFlight && lane.waiting.isEmpty()) {
-                lane.retired = true;
-                lanes.remove(key, lane);
+            giveBack = lane.giveBackExpired(now);
+            if (giveBack == null) {
+                if (lane.waiting.isEmpty()) {
+                    lane.retired = true;
+                    lanes.remove(key, lane);
+                }
+                return;
             }
+            lane.inFlight = true;
         }
+        send(key, lane, giveBack);
     }
 
     /** The next waiters that share the first one's bucket definition, at most {@link #MAX_BATCH} less one (for a reserve). */
@@ -337,7 +387,7 @@ public final class CoalescingStore extends StoreLayer {
         return batch;
     }
 
-    /** Tokens reserved under the rule's old limits are dropped (never returned, as when a reserve expires). */
+    /** Tokens reserved under the rule's old limits are dropped, never returned: they were taken from the bucket as it was. */
     @Override
     void forgetRuleHere(String rule) {
         lanes.forEach((key, lane) -> {
@@ -446,8 +496,7 @@ public final class CoalescingStore extends StoreLayer {
         /** @return a grant of {@code cost} from the reserve, or {@code null} if the reserve does not cover it */
         Outcome takeReserved(TokenBucket bucket, long cost, long now) {
             if (!holdsReserve(now)) {
-                reserve = 0; // none, or expired
-                return null;
+                return null; // none, or expired: given back by the lane's next call
             }
             if (cost == 0 || cost > reserve || !bucket.equals(reserveBucket)) {
                 return null;
@@ -461,11 +510,25 @@ public final class CoalescingStore extends StoreLayer {
 
         /**
          * Drops the reserve, and the one on its way: both were taken from the bucket as it was (before a reset, under a
-         * rule's old limits), so neither may be granted from. Never returned, as when a reserve expires.
+         * rule's old limits), so neither may be granted from, nor given back. (Tokens already on their way back when the
+         * key is reset reach the fresh bucket, capped at its burst: at most what this member held, as the docs allow.)
          */
         synchronized void forget() {
             reserve = 0;
             forgotten++;
+        }
+
+        /**
+         * @return the call that gives back the reserve whose lease ended, or {@code null} if none did; the reserve is
+         *         then no longer held here
+         */
+        Send giveBackExpired(long now) {
+            if (reserve <= 0 || holdsReserve(now)) {
+                return null;
+            }
+            long tokens = reserve;
+            reserve = 0;
+            return new Send(List.of(), reserveBucket, 0, forgotten, tokens);
         }
 
         /** @return whether the reserve is down to half of the last one asked for: time to ask for the next */
@@ -501,22 +564,28 @@ public final class CoalescingStore extends StoreLayer {
                 demandRequests = 0; // a call leaves: the count starts again
                 demandTokens = 0;
             }
-            return new Send(batch, bucket, size, forgotten);
+            return new Send(batch, bucket, size, forgotten, 0);
         }
     }
 
     /**
      * One call to the store: waiting requests, and a reserve of {@code reserve} tokens (0: none), asked for when the lane
-     * had been {@code forgotten} that many times.
+     * had been {@code forgotten} that many times; or, with {@code givenBack} more than 0, only the tokens of a reserve
+     * whose lease ended, given back to the bucket.
      */
-    private record Send(List<Waiter> batch, TokenBucket bucket, long reserve, long forgotten) {
+    private record Send(List<Waiter> batch, TokenBucket bucket, long reserve, long forgotten, long givenBack) {
     }
 
-    /** What follows a call: the next one, and the waiters granted from the reserve (completed outside the lane's lock). */
-    private record Next(Send send, List<Waiter> served) {
+    private static final Outcome[] NONE_DECIDED = new Outcome[0];
+
+    /**
+     * What follows a call: the next one, the waiters granted from the reserve (completed outside the lane's lock), and the
+     * tokens held here for the call's bucket when its answer came.
+     */
+    private record Next(Send send, List<Waiter> served, long held) {
 
         /** Nothing follows: the usual end of a lone request's call, made once. */
-        static final Next IDLE = new Next(null, List.of());
+        static final Next IDLE = new Next(null, List.of(), 0);
 
         void completeServed() {
             for (Waiter waiter : served) {

@@ -75,6 +75,11 @@ public final class InMemoryBucketStore implements BatchingBucketStore {
     }
 
     @Override
+    public boolean takesRefunds() {
+        return true;
+    }
+
+    @Override
     public CompletionStage<Outcome> refund(String key, TokenBucket bucket, long tokens) {
         Outcome[] result = new Outcome[1];
         buckets.computeIfPresent(key, (k, entry) -> {

@@ -70,15 +70,50 @@ class ReservesTest {
         assertThat(waiting.get().remaining()).isEqualTo(974 + 9);
         assertThat(owner.calls()).isEqualTo(3);
 
-        nanos.addAndGet(CoalescingStore.LEASE_MILLIS * MILLIS); // the lease ends: the 9 are dropped, never granted
+        nanos.addAndGet(CoalescingStore.LEASE_MILLIS * MILLIS); // the lease ends: the 9 go back to the bucket
+        owner.answer(new long[] {-9});
         awaitNoLanes(); // and the key, idle here, is forgotten: it is cold again
         CompletableFuture<Outcome> afterLease = acquire(bucket);
         assertThat(afterLease).isNotDone();
         owner.answer(new long[] {1});
-        assertThat(afterLease.get().remaining()).isEqualTo(973);
-        assertThat(owner.calls()).isEqualTo(4);
-        // of the 1 000 tokens: 18 granted, 9 dropped, 973 in the bucket
-        assertThat(owner.memory.acquireNow("k", bucket, 0).remaining()).isEqualTo(973);
+        assertThat(afterLease.get().remaining()).isEqualTo(982);
+        assertThat(owner.calls()).isEqualTo(5);
+        // of the 1 000 tokens: 18 granted, 982 in the bucket
+        assertThat(owner.memory.acquireNow("k", bucket, 0).remaining()).isEqualTo(982);
+    }
+
+    @Test
+    void aRequestAfterTheLeaseEndedIsDecidedAfterTheReserveWentBack() throws Exception {
+        TokenBucket bucket = TokenBucket.of(Limit.of(1_000, 1, Duration.ofHours(1)));
+        CompletableFuture<Outcome> first = acquire(bucket);
+        List<CompletableFuture<Outcome>> queued = acquire(bucket, 5);
+        owner.answer(new long[] {1});
+        owner.answer(new long[] {1, 1, 1, 1, 1, 10});
+        assertThat(first.get().allowed()).isTrue();
+        assertThat(queued.get(4).get().remaining()).isEqualTo(994);
+        assertThat(acquire(bucket).getNow(null).remaining()).as("granted from the reserve").isEqualTo(984 + 9);
+        nanos.addAndGet(CoalescingStore.LEASE_MILLIS * MILLIS); // a pause: nobody used the 9 left within the lease
+        CompletableFuture<Outcome> afterPause = acquire(bucket);
+        owner.answer(new long[] {-9}); // however the lease's end was noticed (this request, or the timer), the 9 go back first
+        owner.answer(new long[] {1});
+        assertThat(afterPause.get().remaining()).as("1 000 less the 8 granted").isEqualTo(992);
+    }
+
+    @Test
+    void aRequestTheOwnerDecidesWhileAReserveIsHeldHereCountsTheReserve() throws Exception {
+        TokenBucket bucket = TokenBucket.of(Limit.of(1_000, 1, Duration.ofHours(1)));
+        CompletableFuture<Outcome> first = acquire(bucket);
+        List<CompletableFuture<Outcome>> queued = acquire(bucket, 5);
+        owner.answer(new long[] {1});
+        owner.answer(new long[] {1, 1, 1, 1, 1, 10});
+        assertThat(first.get().allowed()).isTrue();
+        assertThat(queued.get(4).get().remaining()).isEqualTo(994);
+        // 20 is more than the 10 held here: the owner decides it, and has 984 - 20 left; with the 10 held, 974
+        CompletableFuture<Outcome> large = store.acquire("k", bucket, 20).toCompletableFuture();
+        owner.answer(new long[] {20});
+        assertThat(large.get().allowed()).isTrue();
+        assertThat(large.get().remaining()).as("1 000 less the 26 granted").isEqualTo(974);
+        assertThat(owner.memory.acquireNow("k", bucket, 0).remaining()).isEqualTo(964);
     }
 
     @Test
@@ -135,6 +170,55 @@ class ReservesTest {
     }
 
     @Test
+    void aKeyWhoseRequestsComeOneAtATimeButFastIsHotAfterAStreakOfThem() throws Exception {
+        TokenBucket bucket = TokenBucket.of(Limit.of(1_000, 1, Duration.ofHours(1)));
+        for (int i = 1; i < HotStreaks.STREAK; i++) { // each answered before the next: nothing ever waits
+            CompletableFuture<Outcome> alone = acquire(bucket);
+            owner.answer(new long[] {1});
+            assertThat(alone.get().remaining()).isEqualTo(1_000 - i);
+            nanos.addAndGet(HotStreaks.GAP_NANOS);
+        }
+        // the eighth in a row, each within 2 ms of the one before: hot, as if four had waited. A reserve of twice that.
+        CompletableFuture<Outcome> eighth = acquire(bucket);
+        owner.answer(new long[] {1, 2 * CoalescingStore.HOT_DEMAND});
+        assertThat(eighth.get().remaining()).isEqualTo(992);
+        long calls = owner.calls();
+        for (int i = 1; i <= 4; i++) { // granted here, at once, from the 8 held
+            Outcome granted = acquire(bucket).getNow(null);
+            assertThat(granted).as("granted from the reserve").isNotNull();
+            assertThat(granted.remaining()).isEqualTo(984 + 8 - i);
+        }
+        assertThat(owner.calls()).as("the next reserve, asked for when half of this one is used").isEqualTo(calls + 1);
+        owner.answer(new long[] {8});
+        // of the 1 000 tokens: 12 granted, 4 + 8 held here, 976 in the bucket
+        assertThat(owner.memory.acquireNow("k", bucket, 0).remaining()).isEqualTo(976);
+    }
+
+    @Test
+    void aKeyWhoseRequestsComeOneAtATimeNeverReservesWhereTheStoreTakesNoRefunds() throws Exception {
+        owner.refunds = false; // a member of an older Tollgate in the cluster: a reserve could not go back after a pause
+        TokenBucket bucket = TokenBucket.of(Limit.of(1_000, 1, Duration.ofHours(1)));
+        for (int i = 1; i <= 4 * HotStreaks.STREAK; i++) {
+            CompletableFuture<Outcome> alone = acquire(bucket);
+            owner.answer(new long[] {1});
+            assertThat(alone.get().remaining()).isEqualTo(1_000 - i);
+        }
+        assertThat(owner.calls()).isEqualTo(4 * HotStreaks.STREAK);
+    }
+
+    @Test
+    void aKeyWhoseRequestsComeMoreThan2MillisecondsApartNeverReserves() throws Exception {
+        TokenBucket bucket = TokenBucket.of(Limit.of(1_000, 1, Duration.ofHours(1)));
+        for (int i = 1; i <= 4 * HotStreaks.STREAK; i++) {
+            CompletableFuture<Outcome> alone = acquire(bucket);
+            owner.answer(new long[] {1});
+            assertThat(alone.get().remaining()).isEqualTo(1_000 - i);
+            nanos.addAndGet(HotStreaks.GAP_NANOS + 1);
+        }
+        assertThat(owner.calls()).isEqualTo(4 * HotStreaks.STREAK);
+    }
+
+    @Test
     void manyThreadsOnAHotKeyAreGrantedExactlyWhatTheBucketHeld() throws Exception {
         TokenBucket bucket = TokenBucket.of(Limit.of(5_000, 1, Duration.ofHours(1)));
         SlowStore slow = new SlowStore(new InMemoryBucketStore(clock, 1_000));
@@ -178,6 +262,8 @@ class ReservesTest {
     /** Holds each call until the test answers it, and checks what it carried. */
     private static final class GatedStore implements BatchingBucketStore {
         final InMemoryBucketStore memory;
+        /** Whether it takes refunds (they are gated like any call). */
+        volatile boolean refunds = true;
         private final BlockingQueue<Call> pending = new LinkedBlockingQueue<>();
         private final AtomicLong calls = new AtomicLong();
         /** A call awaited and checked, not answered yet. */
@@ -192,6 +278,19 @@ class ReservesTest {
             CompletableFuture<Outcome[]> all = new CompletableFuture<>();
             enqueue(new long[] {cost}, () -> all.complete(new Outcome[] {memory.acquireNow(key, bucket, cost)}));
             return all.thenApply(outcomes -> outcomes[0]);
+        }
+
+        @Override
+        public boolean takesRefunds() {
+            return refunds;
+        }
+
+        /** A refund is a call of one negative cost. */
+        @Override
+        public CompletionStage<Outcome> refund(String key, TokenBucket bucket, long tokens) {
+            CompletableFuture<Outcome> refunded = new CompletableFuture<>();
+            enqueue(new long[] {-tokens}, () -> refunded.complete(memory.refund(key, bucket, tokens).toCompletableFuture().join()));
+            return refunded;
         }
 
         @Override
