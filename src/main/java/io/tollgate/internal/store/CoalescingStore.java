@@ -24,9 +24,9 @@ import java.util.function.LongSupplier;
  *
  * <p>A key that is hot here (at least {@value #HOT_DEMAND} requests since its last call: waiting for it, or
  * granted from a reserve; or, when its requests come one at a time, {@value HotStreaks#STREAK} in a row each within
- * 2 ms of the one before, where the store takes refunds) also asks the owner, as the last request of its batch, for a reserve: twice the tokens
- * asked for since its last call, at most a sixteenth of the rule's smallest burst and {@value #MAX_RESERVE} tokens,
- * never for a rule whose burst is under {@value #MIN_RESERVING_BURST}. The owner takes the reserve from the bucket
+ * 2 ms of the one before, where the store takes refunds) also asks the owner, as the last request of its batch, for
+ * a reserve: twice the tokens asked for since its last call, at most a sixteenth of the rule's smallest burst and
+ * {@value #MAX_RESERVE} tokens, never for a rule whose burst is under {@value #MIN_RESERVING_BURST}. The owner takes the reserve from the bucket
  * like any request (or denies it, and nothing is taken); requests for the key are then granted here from the
  * reserve, without a round trip, and the next reserve is asked for when half of this one is used. Every token
  * granted was taken from the bucket first, so the grants never exceed {@code burst + rate x T}. Tokens not granted
@@ -60,7 +60,7 @@ public final class CoalescingStore extends StoreLayer {
     private final HotStreaks streaks = new HotStreaks();
     private Answers answers = Answers.NONE;
     /**
-     * Sends the batches that gather while a call is in flight, and drops reserves that expired on idle keys. The
+     * Sends the batches that gather while a call is in flight, and gives back reserves that expired on idle keys. The
      * answer arrives on the store's I/O thread, which must not make the next remote call itself (Hazelcast
      * forbids it); sending never blocks, so one thread serves every key.
      */
@@ -254,7 +254,8 @@ public final class CoalescingStore extends StoreLayer {
             } else {
                 Outcome outcome = outcomes[i];
                 if (held > 0 && outcome.allowed()) {
-                    outcome = outcome.reservedGrant(Math.min(waiter.bucket.burst(outcome.limitIndex()), outcome.remaining() + held));
+                    long burst = waiter.bucket.burst(outcome.limitIndex());
+                    outcome = outcome.reservedGrant(Math.min(burst, outcome.remaining() + held));
                 }
                 answers.answered(key, waiter.bucket, waiter.cost, outcome);
                 waiter.result.complete(outcome);
