@@ -2,11 +2,11 @@ package io.tollgate.bench;
 
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -73,10 +73,14 @@ public final class HttpLoad {
     /** The warm-up ends when the JIT compiler's threads take less than this share of the server's CPU in a round. */
     private static final double SETTLED = 0.03;
     private static final int MAX_WARM_UP_ROUNDS = 6;
-    /** The Java names of the server's threads by thread id, read once the warm-up is over (the kernel's are cut at 15 characters). */
+    /** The Java names of the server's threads by thread id, read between phases (the kernel's are cut at 15 characters). */
     private static final Map<String, String> JAVA_NAMES = new HashMap<>();
     /** The row of the threads that ended during a phase: the process's CPU less its live threads'. */
     private static final String ENDED = "threads that ended meanwhile";
+    private static final String OTHERS = "other threads";
+    private static final String ALL = "all threads";
+    /** Threads shown by name in the table of CPU by thread; the others are summed in one row. */
+    private static final int THREAD_ROWS = 10;
     /** Below this share of the asked rate, the open loop's report warns that the server did not keep up. */
     private static final double KEPT_UP = 0.95;
 
@@ -256,8 +260,7 @@ public final class HttpLoad {
                     continue; // the thread ended meanwhile
                 }
                 String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                ticks.put(task.getFileName() + " " + name, Long.parseLong(fields[11]) + Long.parseLong(fields[12]));
+                ticks.put(task.getFileName() + " " + name, ticks(stat));
             }
         }
         return ticks;
@@ -319,7 +322,11 @@ public final class HttpLoad {
         if (pid == 0) {
             return 0;
         }
-        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        return ticks(Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
+    }
+
+    /** @return the user plus system CPU time in clock ticks from a process's or thread's {@code stat} line */
+    private static long ticks(String stat) {
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" "); // fields from the 3rd on
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime (14th), stime (15th)
     }
@@ -348,8 +355,8 @@ public final class HttpLoad {
         }
         out.append(String.format(Locale.ROOT, "%nMedian (min–max) of %d rounds; in each round every endpoint ran %d s with %d client"
                 + " threads (closed loop: each sends its next request when the previous answer arrives), in the order above,"
-                + " reversed every other round, after rounds of warm-up until the JIT compiler settled. CPU per request is the server process's user + system"
-                + " time over the requests it answered; the ratio is paired round by round.%n%n", rounds, seconds, threads));
+                + " reversed every other round, after rounds of warm-up until the JIT compiler settled. CPU per request is the"
+                + " server process's user + system time over the requests it answered; the ratio is paired round by round.%n%n", rounds, seconds, threads));
         return out.toString();
     }
 
@@ -391,8 +398,8 @@ public final class HttpLoad {
         out.append(String.format(Locale.ROOT, "%nMedian (min–max) of %d rounds; in each round every endpoint ran %d s at a fixed"
                 + " rate of %,.0f requests/s (open loop: each request sent when due, by one of %d client threads, whether or not"
                 + " earlier ones were answered), in the order above, reversed every other round, after rounds of warm-up at full"
-                + " speed until the JIT compiler settled. Latency runs from each request's due time, so that waiting behind a slow answer counts; p50, p99 and"
-                + " p99.9 are over all rounds. CPU per request is the server process's user + system time over the requests it"
+                + " speed until the JIT compiler settled. Latency runs from each request's due time, so that waiting behind a"
+                + " slow answer counts; p50, p99 and p99.9 are over all rounds. CPU per request is the server process's user + system time over the requests it"
                 + " answered; the ratio is paired round by round, and so is the latency added over %s at p50 and p99"
                 + " (the median of the rounds' differences).%n", rounds, seconds, rate, threads, baseLabel));
         if (!behind.isEmpty()) {
@@ -406,11 +413,8 @@ public final class HttpLoad {
         return out.toString();
     }
 
-    /** Threads shown by name in the table of CPU by thread; the others are summed in one row. */
-    private static final int THREAD_ROWS = 10;
-
     /**
-     * The server's CPU per request by group of threads, over all rounds, for each endpoint and as the difference to the
+     * The server's CPU per request by group of threads, the median of the rounds, for each endpoint and as the difference to the
      * base: where the extra CPU of an endpoint goes (kernel time included, unlike a sampling profiler's).
      */
     private static String byThread(Map<String, List<Result>> results, String baseLabel) {
@@ -442,11 +446,10 @@ public final class HttpLoad {
         out.append("\n|---|").append("---:|".repeat(labels.size())).append('\n');
         List<String> rows = new ArrayList<>(shown);
         rows.remove(ENDED);
-        rows.add("other threads");
-        rows.add(ENDED);
-        rows.add("all threads");
+        rows.addAll(List.of(OTHERS, ENDED, ALL));
         for (String group : rows) {
-            out.append("| ").append(rows.indexOf(group) >= rows.size() - 3 ? group : "`" + group + "`").append(" |");
+            boolean summary = group.equals(OTHERS) || group.equals(ENDED) || group.equals(ALL);
+            out.append("| ").append(summary ? group : "`" + group + "`").append(" |");
             for (String label : labels) {
                 double us = threadMicros(perRequest.get(label), group, shown);
                 double base = threadMicros(perRequest.get(baseLabel), group, shown);
@@ -464,8 +467,8 @@ public final class HttpLoad {
 
     private static double threadMicros(Map<String, Double> micros, String group, List<String> shown) {
         return switch (group) {
-            case "all threads" -> micros.values().stream().mapToDouble(Double::doubleValue).sum();
-            case "other threads" -> micros.entrySet().stream().filter(e -> !shown.contains(e.getKey()) && !e.getKey().equals(ENDED))
+            case ALL -> micros.values().stream().mapToDouble(Double::doubleValue).sum();
+            case OTHERS -> micros.entrySet().stream().filter(e -> !shown.contains(e.getKey()) && !e.getKey().equals(ENDED))
                     .mapToDouble(Map.Entry::getValue).sum();
             default -> micros.getOrDefault(group, 0.0);
         };

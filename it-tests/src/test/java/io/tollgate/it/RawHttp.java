@@ -55,21 +55,12 @@ final class RawHttp {
      * @param headers name, value, name, value ...
      */
     static Response get(URL base, String path, String... headers) {
-        String root = base.getPath().endsWith("/") ? base.getPath() : base.getPath() + "/";
-        String target = root + path;
-        StringBuilder request = new StringBuilder()
-                .append("GET ").append(target).append(" HTTP/1.1\r\n")
-                .append("Host: ").append(base.getHost()).append(':').append(base.getPort()).append("\r\n")
-                .append("Connection: close\r\n");
-        for (int i = 0; i < headers.length; i += 2) {
-            request.append(headers[i]).append(": ").append(headers[i + 1]).append("\r\n");
-        }
-        request.append("\r\n");
+        String target = target(base, path);
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(base.getHost(), base.getPort()), TIMEOUT_MILLIS);
             socket.setSoTimeout(TIMEOUT_MILLIS);
             OutputStream out = socket.getOutputStream();
-            out.write(request.toString().getBytes(StandardCharsets.ISO_8859_1));
+            out.write(request(base, target, true, headers));
             out.flush();
             return parse(target, socket.getInputStream().readAllBytes());
         } catch (IOException e) {
@@ -84,8 +75,7 @@ final class RawHttp {
      * @throws AssertionError if the server closes the connection before it answered them all
      */
     static List<Response> getAll(URL base, String path, int times, String... headers) {
-        String root = base.getPath().endsWith("/") ? base.getPath() : base.getPath() + "/";
-        String target = root + path;
+        String target = target(base, path);
         List<Response> responses = new ArrayList<>();
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(base.getHost(), base.getPort()), TIMEOUT_MILLIS);
@@ -93,17 +83,7 @@ final class RawHttp {
             OutputStream out = socket.getOutputStream();
             InputStream in = new BufferedInputStream(socket.getInputStream());
             for (int i = 0; i < times; i++) {
-                StringBuilder request = new StringBuilder()
-                        .append("GET ").append(target).append(" HTTP/1.1\r\n")
-                        .append("Host: ").append(base.getHost()).append(':').append(base.getPort()).append("\r\n");
-                if (i == times - 1) {
-                    request.append("Connection: close\r\n");
-                }
-                for (int h = 0; h < headers.length; h += 2) {
-                    request.append(headers[h]).append(": ").append(headers[h + 1]).append("\r\n");
-                }
-                request.append("\r\n");
-                out.write(request.toString().getBytes(StandardCharsets.ISO_8859_1));
+                out.write(request(base, target, i == times - 1, headers));
                 out.flush();
                 responses.add(parse(target, readOne(in, target, responses)));
             }
@@ -112,6 +92,26 @@ final class RawHttp {
             throw new AssertionError("GET " + target + " " + times + " times on one connection failed after " + responses
                     + ": " + e, e);
         }
+    }
+
+    /** @return {@code path} under the application's context root */
+    private static String target(URL base, String path) {
+        String root = base.getPath().endsWith("/") ? base.getPath() : base.getPath() + "/";
+        return root + path;
+    }
+
+    /** @return the GET of {@code target}, asking the server to close the connection after it if {@code close} */
+    private static byte[] request(URL base, String target, boolean close, String... headers) {
+        StringBuilder request = new StringBuilder()
+                .append("GET ").append(target).append(" HTTP/1.1\r\n")
+                .append("Host: ").append(base.getHost()).append(':').append(base.getPort()).append("\r\n");
+        if (close) {
+            request.append("Connection: close\r\n");
+        }
+        for (int i = 0; i < headers.length; i += 2) {
+            request.append(headers[i]).append(": ").append(headers[i + 1]).append("\r\n");
+        }
+        return request.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** @return one whole response's bytes: its head, and its body as its Content-Length or chunks say */

@@ -202,7 +202,7 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
 
     @Override
     public boolean takesRefunds() {
-        return olderMember(Serialization.WIRE_V2, "which have no refunds") == null;
+        return sends(Serialization.WIRE_V2);
     }
 
     /**
@@ -237,14 +237,13 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
      *         Tollgate is in the cluster), or {@code null}; a client cannot know, and sends it
      */
     private IllegalStateException olderMember(int needed, String which) {
-        if (hazelcast.getLocalEndpoint() instanceof Member) {
-            int version = wire.inUse();
-            if (version < needed) {
-                return new IllegalStateException("a data member of the cluster reads wire versions up to " + version
-                        + " only (an older Tollgate), " + which);
-            }
-        }
-        return null;
+        return sends(needed) ? null : new IllegalStateException("a data member of the cluster reads wire versions up to "
+                + wire.inUse() + " only (an older Tollgate), " + which);
+    }
+
+    /** @return whether this store sends what only wire version {@code needed} has: a client always does */
+    private boolean sends(int needed) {
+        return !(hazelcast.getLocalEndpoint() instanceof Member) || wire.inUse() >= needed;
     }
 
     /** @return the wire version this store sends now (for tests) */

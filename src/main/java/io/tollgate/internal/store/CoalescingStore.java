@@ -94,9 +94,10 @@ public final class CoalescingStore extends StoreLayer {
     @Override
     public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
         bucket.checkCost(cost);
+        long now = nanoTime.getAsLong();
         boolean streak = false;
         if (!lanes.containsKey(key)) {
-            streak = reserving && streaks.hot(key, nanoTime.getAsLong()) && store.takesRefunds();
+            streak = reserving && streaks.hot(key, now) && store.takesRefunds();
             if (!streak) {
                 Lane alone = new Lane(key);
                 alone.inFlight = true;
@@ -105,7 +106,6 @@ public final class CoalescingStore extends StoreLayer {
                 }
             }
         }
-        long now = nanoTime.getAsLong();
         Waiter waiter = null;
         while (true) {
             Lane lane = lanes.computeIfAbsent(key, Lane::new);
@@ -287,10 +287,10 @@ public final class CoalescingStore extends StoreLayer {
     private Next next(String key, Lane lane, Send sent, Outcome[] outcomes, Throwable failure) {
         long now = nanoTime.getAsLong();
         synchronized (lane) {
-            boolean sameReserve = sent != null && failure == null && sent.forgotten() == lane.forgotten && lane.reserve > 0
-                    && sent.bucket().equals(lane.reserveBucket);
+            boolean answered = sent != null && failure == null && sent.forgotten() == lane.forgotten; // nothing forgotten since
+            boolean sameReserve = answered && lane.reserve > 0 && sent.bucket().equals(lane.reserveBucket);
             long held = sameReserve && !sent.batch().isEmpty() ? lane.reserve : 0; // its lease may have ended: held all the same
-            if (sent != null && sent.reserve() > 0 && failure == null && sent.forgotten() == lane.forgotten) {
+            if (answered && sent.reserve() > 0) {
                 Outcome reserved = outcomes[outcomes.length - 1];
                 if (!reserved.isExpired() && reserved.allowed()) {
                     lane.addReserve(sent.bucket(), sent.reserve(), reserved, now + LEASE_NANOS);

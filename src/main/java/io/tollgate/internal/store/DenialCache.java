@@ -38,16 +38,19 @@ public final class DenialCache extends StoreLayer implements RecentDenials {
 
     /** @param nanoTime a monotonic clock in nanoseconds */
     public DenialCache(BucketStore store, int maxEntries, LongSupplier nanoTime) {
+        this(store, maxEntries, nanoTime, false);
+    }
+
+    /**
+     * @param told whether {@code store} tells this cache of its answers, through {@link #answered} (coalescing does, when
+     *             {@link StoreStack} stacks them), so that none need be composed here
+     */
+    DenialCache(BucketStore store, int maxEntries, LongSupplier nanoTime, boolean told) {
         super(store);
         this.store = store;
         this.maxEntries = maxEntries;
         this.nanoTime = nanoTime;
-        if (store instanceof CoalescingStore coalescing) {
-            coalescing.tellAnswers(this::answered);
-            told = true;
-        } else {
-            told = false;
-        }
+        this.told = told;
     }
 
     @Override
@@ -73,7 +76,7 @@ public final class DenialCache extends StoreLayer implements RecentDenials {
     }
 
     /** Remembers a denial the store answered. */
-    private void answered(String key, TokenBucket bucket, long cost, Outcome outcome) {
+    void answered(String key, TokenBucket bucket, long cost, Outcome outcome) {
         if (!outcome.allowed() && outcome.retryAfterMicros() > 0) {
             remember(key, bucket, cost, outcome);
         }

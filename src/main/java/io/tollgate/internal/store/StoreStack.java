@@ -28,8 +28,16 @@ public record StoreStack(boolean coalescing, int denialCacheEntries) {
 
     /** @param nanoTime a monotonic clock in nanoseconds, for the denial cache's expiry and the coalescing's waits */
     public BucketStore over(BatchingBucketStore store, LongSupplier nanoTime) {
-        BucketStore coalesced = coalescing ? new CoalescingStore(store, nanoTime) : store;
-        BucketStore stacked = denialCacheEntries > 0 ? new DenialCache(coalesced, denialCacheEntries, nanoTime) : coalesced;
+        CoalescingStore coalesced = coalescing ? new CoalescingStore(store, nanoTime) : null;
+        BucketStore below = coalesced != null ? coalesced : store;
+        BucketStore stacked = below;
+        if (denialCacheEntries > 0) {
+            DenialCache cache = new DenialCache(below, denialCacheEntries, nanoTime, coalesced != null);
+            if (coalesced != null) {
+                coalesced.tellAnswers(cache::answered); // the cache learns of answers without a future of its own
+            }
+            stacked = cache;
+        }
         store.listenForResets(stacked::forget); // a key reset by any member: this member's layers forget it
         return stacked;
     }

@@ -85,12 +85,7 @@ class ReservesTest {
     @Test
     void aRequestAfterTheLeaseEndedIsDecidedAfterTheReserveWentBack() throws Exception {
         TokenBucket bucket = TokenBucket.of(Limit.of(1_000, 1, Duration.ofHours(1)));
-        CompletableFuture<Outcome> first = acquire(bucket);
-        List<CompletableFuture<Outcome>> queued = acquire(bucket, 5);
-        owner.answer(new long[] {1});
-        owner.answer(new long[] {1, 1, 1, 1, 1, 10});
-        assertThat(first.get().allowed()).isTrue();
-        assertThat(queued.get(4).get().remaining()).isEqualTo(994);
+        holdAReserveOf10(bucket);
         assertThat(acquire(bucket).getNow(null).remaining()).as("granted from the reserve").isEqualTo(984 + 9);
         nanos.addAndGet(CoalescingStore.LEASE_MILLIS * MILLIS); // a pause: nobody used the 9 left within the lease
         CompletableFuture<Outcome> afterPause = acquire(bucket);
@@ -102,12 +97,7 @@ class ReservesTest {
     @Test
     void aRequestTheOwnerDecidesWhileAReserveIsHeldHereCountsTheReserve() throws Exception {
         TokenBucket bucket = TokenBucket.of(Limit.of(1_000, 1, Duration.ofHours(1)));
-        CompletableFuture<Outcome> first = acquire(bucket);
-        List<CompletableFuture<Outcome>> queued = acquire(bucket, 5);
-        owner.answer(new long[] {1});
-        owner.answer(new long[] {1, 1, 1, 1, 1, 10});
-        assertThat(first.get().allowed()).isTrue();
-        assertThat(queued.get(4).get().remaining()).isEqualTo(994);
+        holdAReserveOf10(bucket);
         // 20 is more than the 10 held here: the owner decides it, and has 984 - 20 left; with the 10 held, 974
         CompletableFuture<Outcome> large = store.acquire("k", bucket, 20).toCompletableFuture();
         owner.answer(new long[] {20});
@@ -172,12 +162,7 @@ class ReservesTest {
     @Test
     void aKeyWhoseRequestsComeOneAtATimeButFastIsHotAfterAStreakOfThem() throws Exception {
         TokenBucket bucket = TokenBucket.of(Limit.of(1_000, 1, Duration.ofHours(1)));
-        for (int i = 1; i < HotStreaks.STREAK; i++) { // each answered before the next: nothing ever waits
-            CompletableFuture<Outcome> alone = acquire(bucket);
-            owner.answer(new long[] {1});
-            assertThat(alone.get().remaining()).isEqualTo(1_000 - i);
-            nanos.addAndGet(HotStreaks.GAP_NANOS);
-        }
+        oneAtATime(bucket, HotStreaks.STREAK - 1, HotStreaks.GAP_NANOS); // nothing ever waits
         // the eighth in a row, each within 2 ms of the one before: hot, as if four had waited. A reserve of twice that.
         CompletableFuture<Outcome> eighth = acquire(bucket);
         owner.answer(new long[] {1, 2 * CoalescingStore.HOT_DEMAND});
@@ -198,23 +183,14 @@ class ReservesTest {
     void aKeyWhoseRequestsComeOneAtATimeNeverReservesWhereTheStoreTakesNoRefunds() throws Exception {
         owner.refunds = false; // a member of an older Tollgate in the cluster: a reserve could not go back after a pause
         TokenBucket bucket = TokenBucket.of(Limit.of(1_000, 1, Duration.ofHours(1)));
-        for (int i = 1; i <= 4 * HotStreaks.STREAK; i++) {
-            CompletableFuture<Outcome> alone = acquire(bucket);
-            owner.answer(new long[] {1});
-            assertThat(alone.get().remaining()).isEqualTo(1_000 - i);
-        }
+        oneAtATime(bucket, 4 * HotStreaks.STREAK, 0);
         assertThat(owner.calls()).isEqualTo(4 * HotStreaks.STREAK);
     }
 
     @Test
     void aKeyWhoseRequestsComeMoreThan2MillisecondsApartNeverReserves() throws Exception {
         TokenBucket bucket = TokenBucket.of(Limit.of(1_000, 1, Duration.ofHours(1)));
-        for (int i = 1; i <= 4 * HotStreaks.STREAK; i++) {
-            CompletableFuture<Outcome> alone = acquire(bucket);
-            owner.answer(new long[] {1});
-            assertThat(alone.get().remaining()).isEqualTo(1_000 - i);
-            nanos.addAndGet(HotStreaks.GAP_NANOS + 1);
-        }
+        oneAtATime(bucket, 4 * HotStreaks.STREAK, HotStreaks.GAP_NANOS + 1);
         assertThat(owner.calls()).isEqualTo(4 * HotStreaks.STREAK);
     }
 
@@ -235,6 +211,29 @@ class ReservesTest {
         } finally {
             reserving.close();
             slow.close();
+        }
+    }
+
+    /** Takes a reserve of 10 from a full bucket of 1 000: 6 requests, the last 5 of them hot (1 000 - 6 - 10 = 984 left). */
+    private void holdAReserveOf10(TokenBucket bucket) throws Exception {
+        CompletableFuture<Outcome> first = acquire(bucket);
+        List<CompletableFuture<Outcome>> queued = acquire(bucket, 5);
+        owner.answer(new long[] {1});
+        owner.answer(new long[] {1, 1, 1, 1, 1, 10});
+        assertThat(first.get().allowed()).isTrue();
+        assertThat(queued.get(4).get().remaining()).isEqualTo(994);
+    }
+
+    /**
+     * {@code n} requests of cost 1 from a full bucket of 1 000, each answered by the owner before the next is made,
+     * {@code gapNanos} apart.
+     */
+    private void oneAtATime(TokenBucket bucket, int n, long gapNanos) throws Exception {
+        for (int i = 1; i <= n; i++) {
+            CompletableFuture<Outcome> alone = acquire(bucket);
+            owner.answer(new long[] {1});
+            assertThat(alone.get().remaining()).isEqualTo(1_000 - i);
+            nanos.addAndGet(gapNanos);
         }
     }
 
