@@ -103,11 +103,19 @@ build_benchmarks() {
 }
 
 # bench EXECUTION [MAVEN OPTIONS]: one of the bench profile's programs (jmh, suite, rounds, network, http, jfr,
-# soak, bucket-memory), reports to ${results}.
+# soak, bucket-memory), reports to ${results}. With bench_namespace set, it runs in that network namespace,
+# offline (build_benchmarks fetched what it needs).
+bench_namespace=""
 bench() {
   local execution="$1"
   shift
-  mvnw -q -Pbench -DskipTests -Dbench.results="${results}" "exec:exec@${execution}" "$@"
+  if [ -n "${bench_namespace}" ]; then
+    # shellcheck disable=SC2086
+    ip netns exec "${bench_namespace}" "${root}/mvnw" -B -ntp -o ${MVN_ARGS:-} -q -Pbench -DskipTests \
+      -Dbench.results="${results}" "exec:exec@${execution}" "$@"
+  else
+    mvnw -q -Pbench -DskipTests -Dbench.results="${results}" "exec:exec@${execution}" "$@"
+  fi
 }
 
 # at_exit COMMAND...: run COMMAND when the script ends, whether it succeeds, fails or is interrupted;

@@ -15,8 +15,9 @@ import java.util.Map;
  * repeat every delay, scenario and implementation; within a round the implementations of a scenario run one after
  * another, in reverse order every other round, so the machine's drift touches all alike. The report gives, per delay
  * and scenario, each implementation's decisions per second, the latency its callers saw at p50, p99 and p99.9 (the
- * medians over the rounds), its allocation per decision on loopback (across relays their copies of each packet would
- * count too), and its ratio to each other implementation, paired round by round; and how long packets actually waited
+ * medians over the rounds), the CPU time of every thread of every JVM per decision (and, in a table of its own, of the
+ * groups of threads that take the most), its allocation per decision on loopback (across relays their copies of each
+ * packet would count too), and its ratio to each other implementation, paired round by round; and how long packets actually waited
  * in the relays.
  *
  * <pre>AcrossHosts &lt;rounds&gt; &lt;report.md&gt; &lt;delays, µs each way&gt; &lt;impl,impl,...&gt; &lt;keys/topology/load/threads&gt;...</pre>
@@ -25,6 +26,8 @@ import java.util.Map;
  * users/client/allowed-heavy/64}.
  */
 public final class AcrossHosts {
+
+    private static final int CPU_ROWS = 10;
 
     private AcrossHosts() {
     }
@@ -62,10 +65,18 @@ public final class AcrossHosts {
         for (long delay : delays) {
             md.append(section(delay, impls, scenarios, trials));
         }
+        boolean onHosts = System.getProperty(BenchCluster.HOSTS_PROPERTY) != null;
         md.append(String.format(Locale.ROOT, "Median (min–max) of %d rounds; the latencies are the medians of the rounds' p50, p99"
-                + " and p99.9 of every %dth decision timed by its caller; a ratio is paired round by round. A trial is one fork,"
-                + " %d s of warm-up and %d × %d s measured, on three members and (for `client`) a client in one JVM.%n%n", rounds,
-                ComparisonBenchmark.SAMPLE_EVERY, Rounds.WARMUP_SECONDS, Rounds.MEASUREMENT_ITERATIONS, Rounds.MEASUREMENT_SECONDS));
+                + " and p99.9 of every %dth decision timed by its caller; CPU is the time of every thread of every JVM of the"
+                + " trial (relays included) per decision; a ratio is paired round by round. A trial is one fork, %d s of warm-up"
+                + " and %d × %d s measured, %s.%n%n", rounds, ComparisonBenchmark.SAMPLE_EVERY, Rounds.WARMUP_SECONDS,
+                Rounds.MEASUREMENT_ITERATIONS, Rounds.MEASUREMENT_SECONDS, onHosts
+                        ? "on three members and (for `client`) a client, each in a JVM of its own in a network namespace of its"
+                                + " own, the namespaces joined by a bridge (`--hosts`)"
+                        : "on three members and (for `client`) a client in one JVM"));
+        for (long delay : delays) {
+            md.append(whereTheCpuGoes(delay, impls, scenarios, trials));
+        }
         System.out.println(md);
         Files.createDirectories(report.toAbsolutePath().getParent());
         Files.writeString(report, md);
@@ -88,18 +99,20 @@ public final class AcrossHosts {
                 + " trip); packets waited in the relays %.0f µs at p50, %.0f µs at p99%n%n", delay, 2 * delay / 1000.0,
                 median(waitedP50), median(waitedP99)));
         boolean relayed = delay > 0;
-        md.append("| Scenario | Implementation | Decisions/s | p50 µs | p99 µs | p99.9 µs |").append(relayed ? "" : " B/decision |");
+        md.append("| Scenario | Implementation | Decisions/s | p50 µs | p99 µs | p99.9 µs | CPU µs/decision |")
+                .append(relayed ? "" : " B/decision |");
         for (String other : impls.subList(1, impls.size())) {
             md.append(" ÷ ").append(other).append(" |");
         }
-        md.append("\n|---|---|").append("---:|".repeat((relayed ? 4 : 5) + impls.size() - 1)).append('\n');
+        md.append("\n|---|---|").append("---:|".repeat((relayed ? 5 : 6) + impls.size() - 1)).append('\n');
         for (String scenario : scenarios) {
             for (String impl : impls) {
                 List<Rounds.Trial> own = trials.get(id(delay, scenario, impl));
                 md.append("| ").append(scenario).append(" | ").append(impl).append(" | ")
                         .append(Rounds.spread(own.stream().mapToDouble(Rounds.Trial::perSecond).toArray(), "%,.0f")).append(" | ")
                         .append(latency(own, "p50Ns")).append(" | ").append(latency(own, "p99Ns")).append(" | ")
-                        .append(latency(own, "p999Ns")).append(" |");
+                        .append(latency(own, "p999Ns")).append(" | ")
+                        .append(Rounds.spread(own.stream().mapToDouble(AcrossHosts::cpuMicros).toArray(), "%,.0f")).append(" |");
                 if (!relayed) { // with relays, their copies of each packet count too
                     md.append(' ').append(Rounds.spread(own.stream().mapToDouble(Rounds.Trial::bytes).toArray(), "%,.0f")).append(" |");
                 }
@@ -115,6 +128,53 @@ public final class AcrossHosts {
             }
         }
         return md.append('\n').toString();
+    }
+
+    /** @return the CPU time per decision of every thread of every JVM of the trial, µs */
+    private static double cpuMicros(Rounds.Trial trial) {
+        return trial.cpuMicrosPerDecision().values().stream().mapToDouble(Double::doubleValue).sum();
+    }
+
+    /**
+     * @return per scenario, the CPU time per decision of the groups of threads that take the most in some
+     *         implementation, each implementation's median over the rounds, and the rest and the total
+     */
+    private static String whereTheCpuGoes(long delay, List<String> impls, List<String> scenarios,
+            Map<String, List<Rounds.Trial>> trials) {
+        StringBuilder md = new StringBuilder(delay == 0 ? "### Where the CPU goes, no delay\n\n"
+                : String.format(Locale.ROOT, "### Where the CPU goes, %d µs each way%n%n", delay));
+        md.append("CPU µs per decision by JVM and group of threads (digits left out), median of the rounds.\n\n");
+        for (String scenario : scenarios) {
+            Map<String, Map<String, Double>> byImpl = new LinkedHashMap<>(); // impl -> group -> µs
+            Map<String, Double> largest = new LinkedHashMap<>();
+            for (String impl : impls) {
+                List<Map<String, Double>> rounds = trials.get(id(delay, scenario, impl)).stream()
+                        .map(Rounds.Trial::cpuMicrosPerDecision).toList();
+                Map<String, Double> medians = new LinkedHashMap<>();
+                rounds.stream().flatMap(round -> round.keySet().stream()).distinct().forEach(group -> medians.put(group,
+                        median(rounds.stream().map(round -> round.getOrDefault(group, 0.0)).toList())));
+                byImpl.put(impl, medians);
+                medians.forEach((group, micros) -> largest.merge(group, micros, Math::max));
+            }
+            List<String> shown = largest.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                    .limit(CPU_ROWS).map(Map.Entry::getKey).toList();
+            md.append("| ").append(scenario).append(" |");
+            impls.forEach(impl -> md.append(' ').append(impl).append(" |"));
+            md.append("\n|---|").append("---:|".repeat(impls.size())).append('\n');
+            for (String group : shown) {
+                md.append("| `").append(group).append("` |");
+                impls.forEach(impl -> md.append(String.format(Locale.ROOT, " %.1f |", byImpl.get(impl).getOrDefault(group, 0.0))));
+                md.append('\n');
+            }
+            md.append("| other threads |");
+            impls.forEach(impl -> md.append(String.format(Locale.ROOT, " %.1f |", byImpl.get(impl).entrySet().stream()
+                    .filter(e -> !shown.contains(e.getKey())).mapToDouble(Map.Entry::getValue).sum())));
+            md.append("\n| all threads |");
+            impls.forEach(impl -> md.append(String.format(Locale.ROOT, " %.1f |", byImpl.get(impl).values().stream()
+                    .mapToDouble(Double::doubleValue).sum())));
+            md.append("\n\n");
+        }
+        return md.toString();
     }
 
     /** @return the median of the trials' {@code field}, in µs; "< 1" for a decision made without a round trip */

@@ -1,8 +1,10 @@
 package io.tollgate.bench;
 
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.cluster.Member;
 import io.tollgate.internal.core.BucketKeys;
 import jakarta.json.Json;
+import jakarta.json.JsonObjectBuilder;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +34,7 @@ import org.openjdk.jmh.runner.IterationType;
 
 /**
  * One rate-limit decision (cost 1) by each implementation, on a 3-member cluster in this JVM
- * (127.0.0.1), from the scenario's caller. The whole matrix is run by {@link Suite}; this class
+ * (127.0.0.1; or on hosts of their own, see {@link BenchCluster}), from the scenario's caller. The whole matrix is run by {@link Suite}; this class
  * can also be run on its own with JMH's usual options, choosing valid parameters with {@code -p}
  * ({@code -p impl=bucket4j -p keys=hot -p topology=client -p load=denied-heavy -t 16}): the
  * clustered implementations take {@code local-owner}, {@code remote-owner} or {@code client},
@@ -127,49 +129,52 @@ public class ComparisonBenchmark {
                 throw new IllegalArgumentException(impl + " runs in this JVM only: use topology=in-jvm");
             }
             hotKey = BucketKeys.of(RULE, "hot");
-            userKeys = userKeys(null);
+            userKeys = userKeys(null, null);
         } else {
-            cluster = new BenchCluster(MEMBERS, BASE_PORT, Impl::configureMember);
-            HazelcastInstance owner;
+            boolean fromClient = "client".equals(topology);
+            cluster = new BenchCluster(MEMBERS, BASE_PORT, Impl::configureMember, !fromClient);
+            int owner;
             switch (topology) {
                 case "local-owner":
                     caller = cluster.members.get(0);
-                    owner = caller;
+                    owner = 0;
                     break;
                 case "remote-owner":
                     caller = cluster.members.get(0);
-                    owner = cluster.members.get(1);
+                    owner = 1;
                     break;
                 case "client":
                     caller = cluster.client(Impl::configureClient);
-                    owner = cluster.members.get(1);
+                    owner = 1;
                     break;
                 default:
                     throw new IllegalArgumentException(impl + " needs a topology of local-owner, remote-owner or client, not '" + topology + "'");
             }
-            hotKey = BenchCluster.keyOwnedBy(owner, i -> BucketKeys.of(RULE, "hot-" + i));
-            userKeys = userKeys("local-owner".equals(topology) ? owner : null);
+            cluster.awaitWireVersion();
+            Member ownerMember = cluster.member(caller, owner);
+            hotKey = BenchCluster.keyOwnedBy(caller, ownerMember, i -> BucketKeys.of(RULE, "hot-" + i));
+            userKeys = userKeys(caller, "local-owner".equals(topology) ? ownerMember : null);
         }
         limiter = implementation.open(caller, Load.of(load));
     }
 
-    /** @return {@value #USERS} keys; all owned by {@code owner} if it is not {@code null} */
-    private static String[] userKeys(HazelcastInstance owner) {
+    /** @return {@value #USERS} keys; all owned by {@code owner}, as {@code caller} sees it, if it is not {@code null} */
+    private static String[] userKeys(HazelcastInstance caller, Member owner) {
         List<String> chosen = new ArrayList<>(USERS);
         for (int i = 0; chosen.size() < USERS; i++) {
             String key = BucketKeys.of(RULE, "user-" + i);
-            if (owner == null || owner.getPartitionService().getPartition(key).getOwner().localMember()) {
+            if (owner == null || owner.equals(BenchCluster.ownerOf(caller, key))) {
                 chosen.add(key);
             }
         }
         return chosen.toArray(new String[0]);
     }
 
-    /** What packets wait in the relays (on a network of {@link BenchCluster#DELAY_PROPERTY}) counts from the measurement on. */
+    /** What packets wait in the relays (on a network of {@link BenchCluster#DELAY_PROPERTY}) and CPU time count from the measurement on. */
     @Setup(Level.Iteration)
     public void iteration(IterationParams params) {
         if (cluster != null && params.getType() == IterationType.MEASUREMENT && !measuring) {
-            cluster.resetRelays();
+            cluster.startMeasuring();
             measuring = true;
         }
     }
@@ -177,13 +182,14 @@ public class ComparisonBenchmark {
     @TearDown(Level.Trial)
     public void stop(BenchmarkParams params) throws IOException {
         try {
+            BenchCluster.Measured measured = cluster == null ? null : cluster.measured(); // before the limiter closes
             if (limiter != null) {
                 if (limiter.failures() > 0) {
                     System.out.printf("%n%s: %s, answered by fail-open%n", impl, limiter.describeFailures());
                 }
                 limiter.close();
             }
-            writeLatencies(params);
+            writeLatencies(params, measured);
         } finally {
             if (cluster != null) {
                 cluster.close();
@@ -191,7 +197,7 @@ public class ComparisonBenchmark {
         }
     }
 
-    private void writeLatencies(BenchmarkParams params) throws IOException {
+    private void writeLatencies(BenchmarkParams params, BenchCluster.Measured measured) throws IOException {
         Histogram all = new Histogram();
         long decisions = 0;
         long allowed = 0;
@@ -200,7 +206,15 @@ public class ComparisonBenchmark {
             decisions += recorder.decisions;
             allowed += recorder.allowed;
         }
-        Histogram relayed = cluster == null ? new Histogram() : cluster.relayed();
+        Histogram relayed = measured == null ? new Histogram() : measured.relayed();
+        JsonObjectBuilder cpu = Json.createObjectBuilder();
+        if (measured != null) {
+            measured.cpuByJvm().forEach((jvm, groups) -> {
+                JsonObjectBuilder byGroup = Json.createObjectBuilder();
+                groups.forEach(byGroup::add);
+                cpu.add(jvm, byGroup);
+            });
+        }
         String mode = params.getMode().shortLabel();
         Path dir = Path.of(System.getProperty(LATENCY_DIR_PROPERTY, "target/bench/latency"));
         Files.createDirectories(dir);
@@ -217,6 +231,7 @@ public class ComparisonBenchmark {
                     .add("delayMicros", Long.getLong(BenchCluster.DELAY_PROPERTY, 0))
                     .add("relayedP50Ns", relayed.count() == 0 ? 0 : relayed.percentile(50))
                     .add("relayedP99Ns", relayed.count() == 0 ? 0 : relayed.percentile(99))
+                    .add("cpuNs", cpu)
                     .build());
         }
     }

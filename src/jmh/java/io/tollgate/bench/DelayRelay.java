@@ -15,7 +15,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A TCP relay on 127.0.0.1 that holds every chunk of bytes it reads for a fixed delay before it writes it on, in both
+ * A TCP relay on one address that holds every chunk of bytes it reads for a fixed delay before it writes it on, in both
  * directions: a network between hosts, one round trip {@code 2 × delay} slower than loopback, for a kernel without
  * {@code netem}. A member advertises the relay's port as its public address, so that every other member and every
  * client reaches it through the relay, and each of their packets waits.
@@ -31,6 +31,7 @@ final class DelayRelay implements AutoCloseable {
     private static final int CHUNK = 64 * 1024;
 
     private final ServerSocket server;
+    private final InetAddress address;
     private final int targetPort;
     private final long delayNanos;
     private final long overshootNanos;
@@ -39,17 +40,19 @@ final class DelayRelay implements AutoCloseable {
     private volatile boolean closed;
 
     /**
-     * @param port       the port the relay listens on (127.0.0.1)
-     * @param targetPort the port it relays to (127.0.0.1)
+     * @param address    the address the relay listens on, and relays to
+     * @param port       the port the relay listens on
+     * @param targetPort the port it relays to
      * @param delayNanos how long each chunk waits, each way
      */
-    DelayRelay(int port, int targetPort, long delayNanos) throws IOException {
+    DelayRelay(InetAddress address, int port, int targetPort, long delayNanos) throws IOException {
+        this.address = address;
         this.targetPort = targetPort;
         this.delayNanos = delayNanos;
         this.overshootNanos = parkOvershoot();
         server = new ServerSocket();
         server.setReuseAddress(true);
-        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        server.bind(new InetSocketAddress(address, port));
         Thread acceptor = new Thread(this::accept, "delay-relay-" + port);
         acceptor.setDaemon(true);
         acceptor.start();
@@ -88,7 +91,7 @@ final class DelayRelay implements AutoCloseable {
             }
             try {
                 Socket out = new Socket();
-                out.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort));
+                out.connect(new InetSocketAddress(address, targetPort));
                 for (Socket s : List.of(in, out)) {
                     s.setTcpNoDelay(true);
                     sockets.add(s);

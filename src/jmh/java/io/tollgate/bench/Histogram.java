@@ -42,6 +42,31 @@ final class Histogram {
         max = Math.max(max, other.max);
     }
 
+    /** @return this histogram as one line of text, for {@link #decode} in another process */
+    String encode() {
+        StringBuilder line = new StringBuilder().append(total).append(' ').append(max).append(' ').append(sum);
+        for (int i = 0; i < BUCKETS; i++) {
+            if (counts[i] != 0) {
+                line.append(' ').append(i).append(':').append(counts[i]);
+            }
+        }
+        return line.toString();
+    }
+
+    /** @return the histogram {@link #encode} wrote */
+    static Histogram decode(String line) {
+        String[] words = line.trim().split(" ");
+        Histogram histogram = new Histogram();
+        histogram.total = Long.parseLong(words[0]);
+        histogram.max = Long.parseLong(words[1]);
+        histogram.sum = Double.parseDouble(words[2]);
+        for (int i = 3; i < words.length; i++) {
+            int colon = words[i].indexOf(':');
+            histogram.counts[Integer.parseInt(words[i].substring(0, colon))] = Long.parseLong(words[i].substring(colon + 1));
+        }
+        return histogram;
+    }
+
     long count() {
         return total;
     }

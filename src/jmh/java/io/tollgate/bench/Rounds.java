@@ -99,6 +99,10 @@ public final class Rounds {
         if (delayMicros > 0) {
             jvmArgs.add("-XX:ThreadPriorityPolicy=1"); // the relays' priority (see DelayRelay), where the JVM may set it
         }
+        String hosts = System.getProperty(BenchCluster.HOSTS_PROPERTY);
+        if (hosts != null) {
+            jvmArgs.add("-D" + BenchCluster.HOSTS_PROPERTY + "=" + hosts);
+        }
         if (latencies != null) {
             jvmArgs.add("-D" + ComparisonBenchmark.LATENCY_DIR_PROPERTY + "=" + latencies.toAbsolutePath());
         }
@@ -137,6 +141,21 @@ public final class Rounds {
         /** @return the latency file's {@code field}, nanoseconds, in microseconds */
         double micros(String field) {
             return latency.getJsonNumber(field).doubleValue() / 1000;
+        }
+
+        /**
+         * @return the CPU time per decision, µs, of each JVM's groups of threads ({@code "<jvm>: <group>"}) in the
+         *         measurement, from the latency file; empty if it has none
+         */
+        Map<String, Double> cpuMicrosPerDecision() {
+            Map<String, Double> micros = new LinkedHashMap<>();
+            long decisions = latency.getJsonNumber("decisions").longValue();
+            JsonObject cpu = latency.getJsonObject("cpuNs");
+            if (cpu != null && decisions > 0) {
+                cpu.forEach((jvm, groups) -> groups.asJsonObject().forEach((group, nanos) -> micros.put(jvm + ": " + group,
+                        ((jakarta.json.JsonNumber) nanos).doubleValue() / decisions / 1000)));
+            }
+            return micros;
         }
     }
 
