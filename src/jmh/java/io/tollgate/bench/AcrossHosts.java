@@ -68,7 +68,8 @@ public final class AcrossHosts {
         boolean onHosts = System.getProperty(BenchCluster.HOSTS_PROPERTY) != null;
         md.append(String.format(Locale.ROOT, "Median (min–max) of %d rounds; the latencies are the medians of the rounds' p50, p99"
                 + " and p99.9 of every %dth decision timed by its caller; CPU is the time of every thread of every JVM of the"
-                + " trial (relays included) per decision; a ratio is paired round by round. A trial is one fork, %d s of warm-up"
+                + " trial (relays included) per decision; relayed is the number of reads the relays passed on, both ways, per"
+                + " decision (about a packet each); a ratio is paired round by round. A trial is one fork, %d s of warm-up"
                 + " and %d × %d s measured, %s.%n%n", rounds, ComparisonBenchmark.SAMPLE_EVERY, Rounds.WARMUP_SECONDS,
                 Rounds.MEASUREMENT_ITERATIONS, Rounds.MEASUREMENT_SECONDS, onHosts
                         ? "on three members and (for `client`) a client, each in a JVM of its own in a network namespace of its"
@@ -100,11 +101,11 @@ public final class AcrossHosts {
                 median(waitedP50), median(waitedP99)));
         boolean relayed = delay > 0;
         md.append("| Scenario | Implementation | Decisions/s | p50 µs | p99 µs | p99.9 µs | CPU µs/decision |")
-                .append(relayed ? "" : " B/decision |");
+                .append(relayed ? " Relayed/decision |" : " B/decision |");
         for (String other : impls.subList(1, impls.size())) {
             md.append(" ÷ ").append(other).append(" |");
         }
-        md.append("\n|---|---|").append("---:|".repeat((relayed ? 5 : 6) + impls.size() - 1)).append('\n');
+        md.append("\n|---|---|").append("---:|".repeat(6 + impls.size() - 1)).append('\n');
         for (String scenario : scenarios) {
             for (String impl : impls) {
                 List<Rounds.Trial> own = trials.get(id(delay, scenario, impl));
@@ -113,7 +114,10 @@ public final class AcrossHosts {
                         .append(latency(own, "p50Ns")).append(" | ").append(latency(own, "p99Ns")).append(" | ")
                         .append(latency(own, "p999Ns")).append(" | ")
                         .append(Rounds.spread(own.stream().mapToDouble(AcrossHosts::cpuMicros).toArray(), "%,.0f")).append(" |");
-                if (!relayed) { // with relays, their copies of each packet count too
+                if (relayed) { // how many chunks of bytes the relays passed on (both ways) per decision
+                    md.append(' ').append(Rounds.spread(own.stream().mapToDouble(t -> t.latency().getJsonNumber("relayedChunks")
+                            .doubleValue() / t.latency().getJsonNumber("decisions").doubleValue()).toArray(), "%.1f")).append(" |");
+                } else { // with relays, their copies of each packet would count too
                     md.append(' ').append(Rounds.spread(own.stream().mapToDouble(Rounds.Trial::bytes).toArray(), "%,.0f")).append(" |");
                 }
                 for (String other : impls.subList(1, impls.size())) {

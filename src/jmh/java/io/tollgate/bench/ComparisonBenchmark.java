@@ -231,6 +231,7 @@ public class ComparisonBenchmark {
                     .add("delayMicros", Long.getLong(BenchCluster.DELAY_PROPERTY, 0))
                     .add("relayedP50Ns", relayed.count() == 0 ? 0 : relayed.percentile(50))
                     .add("relayedP99Ns", relayed.count() == 0 ? 0 : relayed.percentile(99))
+                    .add("relayedChunks", relayed.count())
                     .add("cpuNs", cpu)
                     .build());
         }

@@ -99,10 +99,6 @@ public final class Rounds {
         if (delayMicros > 0) {
             jvmArgs.add("-XX:ThreadPriorityPolicy=1"); // the relays' priority (see DelayRelay), where the JVM may set it
         }
-        String hosts = System.getProperty(BenchCluster.HOSTS_PROPERTY);
-        if (hosts != null) {
-            jvmArgs.add("-D" + BenchCluster.HOSTS_PROPERTY + "=" + hosts);
-        }
         if (latencies != null) {
             jvmArgs.add("-D" + ComparisonBenchmark.LATENCY_DIR_PROPERTY + "=" + latencies.toAbsolutePath());
         }

@@ -5,9 +5,7 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
 
 /**
  * A client's entry calls: the submit-to-key message {@code IMap.submitToKey} sends, to the partition
@@ -15,7 +13,7 @@ import java.util.function.Function;
  * signatures on every Hazelcast 5 client, found once), and the answer read with the client's
  * serialization service.
  */
-final class ClientEntryCalls implements EntryCalls {
+final class ClientEntryCalls implements EntryCalls, EntryCalls.Decoder {
 
     private static final String CODEC = "com.hazelcast.client.impl.protocol.codec.MapSubmitToKeyCodec";
     private static final String MESSAGE = "com.hazelcast.client.impl.protocol.ClientMessage";
@@ -103,7 +101,7 @@ final class ClientEntryCalls implements EntryCalls {
     }
 
     @Override
-    public <T> CompletableFuture<T> call(String key, OwnerProcessor processor, Function<long[], T> reader) {
+    public <T> EntryAnswer<T> call(String key, OwnerProcessor processor, EntryAnswer<T> answer) {
         try {
             Object keyData = (Object) toData.invokeExact(serialization, (Object) key);
             Object processorData = (Object) toData.invokeExact(serialization, (Object) processor);
@@ -111,10 +109,15 @@ final class ClientEntryCalls implements EntryCalls {
             int partition = (int) partitionId.invokeExact(partitions, keyData);
             Object invocation = (Object) newInvocation.invokeExact(client, request, (Object) mapName, partition);
             CompletionStage<?> future = (CompletionStage<?>) (Object) invoke.invokeExact(invocation);
-            return EntryCalls.handedOver(future, response ->
-                    (long[]) (Object) toObject.invokeExact(serialization, (Object) decodeResponse.invokeExact(response)), reader);
+            return answer.handedOver(future, this);
         } catch (Throwable e) {
-            return CompletableFuture.failedFuture(e);
+            return answer.failed(e);
         }
+    }
+
+    /** Reads the response message's answer with the client's serialization service. */
+    @Override
+    public long[] decode(Object response) throws Throwable {
+        return (long[]) (Object) toObject.invokeExact(serialization, (Object) decodeResponse.invokeExact(response));
     }
 }

@@ -2,7 +2,6 @@ package io.tollgate.internal.hazelcast;
 
 import com.hazelcast.map.IMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.Function;
@@ -31,7 +30,12 @@ interface EntryCalls {
      * @return what {@code reader} made of the answer, or a failure if the call could not be made, failed, or
      *         {@code reader} threw
      */
-    <T> CompletableFuture<T> call(String key, OwnerProcessor processor, Function<long[], T> reader);
+    default <T> CompletableFuture<T> call(String key, OwnerProcessor processor, Function<long[], T> reader) {
+        return call(key, processor, new EntryAnswer<>(reader));
+    }
+
+    /** @return {@code answer}, completed as its reader makes of the processor's answer, or failed */
+    <T> EntryAnswer<T> call(String key, OwnerProcessor processor, EntryAnswer<T> answer);
 
     /** @return how to call the entries of {@code map}, a member's or a client's */
     static EntryCalls of(IMap<String, long[]> map) {
@@ -51,11 +55,11 @@ interface EntryCalls {
     static EntryCalls submitToKey(IMap<String, long[]> map) {
         return new EntryCalls() {
             @Override
-            public <T> CompletableFuture<T> call(String key, OwnerProcessor processor, Function<long[], T> reader) {
+            public <T> EntryAnswer<T> call(String key, OwnerProcessor processor, EntryAnswer<T> answer) {
                 try {
-                    return handedOver(map.submitToKey(key, processor), answer -> (long[]) answer, reader);
+                    return answer.handedOver(map.submitToKey(key, processor), AS_IS);
                 } catch (RuntimeException e) {
-                    return CompletableFuture.failedFuture(e);
+                    return answer.failed(e);
                 }
             }
         };
@@ -67,20 +71,6 @@ interface EntryCalls {
         long[] decode(Object answer) throws Throwable;
     }
 
-    /** @return a plain future completed with what {@code reader} makes of the decoded answer, on the thread that completes {@code invocation} */
-    static <T> CompletableFuture<T> handedOver(CompletionStage<?> invocation, Decoder decoder, Function<long[], T> reader) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        invocation.whenCompleteAsync((answer, failure) -> {
-            if (failure != null) {
-                result.completeExceptionally(failure);
-                return;
-            }
-            try {
-                result.complete(reader.apply(decoder.decode(answer)));
-            } catch (Throwable e) {
-                result.completeExceptionally(e);
-            }
-        }, IN_PLACE);
-        return result;
-    }
+    /** An answer that needs no decoding. */
+    Decoder AS_IS = answer -> (long[]) answer;
 }

@@ -222,6 +222,11 @@ public final class HazelcastBackend implements InstanceSource, AutoCloseable {
         }
 
         @Override
+        public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost, Answered answered) {
+            return store.acquire(key, bucket, cost, answered);
+        }
+
+        @Override
         public CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long[] waitedNanos) {
             return store.acquireAll(key, bucket, costs, waitedNanos);
         }

@@ -106,6 +106,40 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
         return entries().call(key, BucketProcessor.create(bucket, cost, deadline(0), identified, wire.inUse()), OutcomeWire::read);
     }
 
+    /** Tells {@code answered} from the call's own future, which makes no other object for it. */
+    @Override
+    public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost, Answered answered) {
+        ToldAnswer answer = new ToldAnswer(key, bucket, cost, answered);
+        try {
+            bucket.checkCost(cost);
+            return entries().call(key, BucketProcessor.create(bucket, cost, deadline(0), identified, wire.inUse()), answer);
+        } catch (RuntimeException e) {
+            answer.failed(e); // told, and thrown as acquire throws
+            throw e;
+        }
+    }
+
+    /** The answer to one request, told to a layer above before its caller has it. */
+    private static final class ToldAnswer extends EntryAnswer<Outcome> {
+        private final String key;
+        private final TokenBucket bucket;
+        private final long cost;
+        private final Answered answered;
+
+        ToldAnswer(String key, TokenBucket bucket, long cost, Answered answered) {
+            super(OutcomeWire::read);
+            this.key = key;
+            this.bucket = bucket;
+            this.cost = cost;
+            this.answered = answered;
+        }
+
+        @Override
+        void told(Outcome outcome, Throwable failure) {
+            answered.answered(key, bucket, cost, outcome, failure);
+        }
+    }
+
     /**
      * Sends the requests whose callers still wait as one {@link BatchProcessor}, each with its own
      * deadline (in wire version 0, all with the earliest); those that waited out the timeout are

@@ -5,9 +5,7 @@ import com.hazelcast.map.IMap;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
 
 /**
  * A member's entry calls: the invocation {@code IMap.executeOnKey} and {@code submitToKey} share
@@ -15,7 +13,7 @@ import java.util.function.Function;
  * member's serialization service. The owner hands the processor its instance before it runs (the
  * entry operation's managed context), here as well as elsewhere.
  */
-final class MemberEntryCalls implements EntryCalls {
+final class MemberEntryCalls implements EntryCalls, EntryCalls.Decoder {
 
     private static final MethodType CALL = MethodType.methodType(Object.class, Object.class, Object.class, Object.class);
     private static final MethodType DECODE = MethodType.methodType(Object.class, Object.class, Object.class);
@@ -52,12 +50,18 @@ final class MemberEntryCalls implements EntryCalls {
     }
 
     @Override
-    public <T> CompletableFuture<T> call(String key, OwnerProcessor processor, Function<long[], T> reader) {
+    public <T> EntryAnswer<T> call(String key, OwnerProcessor processor, EntryAnswer<T> answer) {
         try {
             CompletionStage<?> invocation = (CompletionStage<?>) (Object) executeOnKeyInternal.invokeExact(proxy, (Object) key, (Object) processor);
-            return EntryCalls.handedOver(invocation, data -> (long[]) (Object) toObject.invokeExact(serialization, data), reader);
+            return answer.handedOver(invocation, this);
         } catch (Throwable e) {
-            return CompletableFuture.failedFuture(e);
+            return answer.failed(e);
         }
+    }
+
+    /** Reads an answer with the member's serialization service. */
+    @Override
+    public long[] decode(Object data) throws Throwable {
+        return (long[]) (Object) toObject.invokeExact(serialization, data);
     }
 }

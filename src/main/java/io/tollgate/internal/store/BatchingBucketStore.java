@@ -15,4 +15,31 @@ public interface BatchingBucketStore extends BucketStore {
      *         did not decide because its caller's deadline passed first (such a request is not charged)
      */
     CompletionStage<Outcome[]> acquireAll(String key, TokenBucket bucket, long[] costs, long[] waitedNanos);
+
+    /**
+     * {@link #acquire}, telling {@code answered} of the answer, or of the failure, on the thread that received it and
+     * before the returned stage completes: a layer above learns that its call returned without composing a stage of its
+     * own. Also when the call fails at once. The default composes one; a store that can tell without it overrides this.
+     */
+    default CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost, Answered answered) {
+        CompletionStage<Outcome> call;
+        try {
+            call = acquire(key, bucket, cost);
+        } catch (RuntimeException e) {
+            answered.answered(key, bucket, cost, null, e);
+            throw e;
+        }
+        return call.whenComplete((outcome, failure) -> answered.answered(key, bucket, cost, outcome, failure));
+    }
+
+    /** Told of the answer to one {@link #acquire(String, TokenBucket, long, Answered) call}. */
+    @FunctionalInterface
+    interface Answered {
+
+        /**
+         * @param outcome the answer, or {@code null} if the call failed
+         * @param failure why it failed, or {@code null}
+         */
+        void answered(String key, TokenBucket bucket, long cost, Outcome outcome, Throwable failure);
+    }
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 
@@ -19,7 +20,8 @@ import java.util.function.LongSupplier;
  * Hot-key coalescing, and tokens reserved ahead for hot keys. A request for a key with no call in flight
  * goes to the store at once; requests for that key arriving while one is in flight wait and leave together,
  * as one batch, when it returns: one round trip for many decisions, which the owner still makes one by one in
- * arrival order, so the counts stay exact. An uncontended key pays nothing extra. Each request of a batch says
+ * arrival order, so the counts stay exact. An uncontended key pays nothing extra: its request goes out marked only by
+ * its key in a slot of a fixed table, and makes no object here. Each request of a batch says
  * how long it has waited, so that the store holds it to its own caller's deadline.
  *
  * <p>A key that is hot here (at least {@value #HOT_DEMAND} requests since its last call: waiting for it, or
@@ -52,11 +54,21 @@ public final class CoalescingStore extends StoreLayer {
     /** How long a reserve may be granted from after its last top-up arrived. */
     static final long LEASE_MILLIS = 20;
     private static final long LEASE_NANOS = TimeUnit.MILLISECONDS.toNanos(LEASE_MILLIS);
+    /** Slots for calls in flight alone (a power of two): far more than the callers a member has at once. */
+    static final int ALONE_SLOTS = 4096;
 
     private final BatchingBucketStore store;
     private final LongSupplier nanoTime;
     private final boolean reserving;
     private final ConcurrentHashMap<String, Lane> lanes = new ConcurrentHashMap<>();
+    /**
+     * Calls in flight alone: a request for a key with no lane here goes out with its key in its slot (by hash), and
+     * leaves nothing else behind; the answer frees the slot. A request for that key meanwhile puts a lane in the slot
+     * and waits in it, and the answer then serves the lane. A request whose slot is taken by another key goes out alone
+     * in a lane of its own, as every lone request once did.
+     */
+    private final AtomicReferenceArray<Object> alone = new AtomicReferenceArray<>(ALONE_SLOTS);
+    private final BatchingBucketStore.Answered aloneAnswered = this::aloneAnswered;
     private final HotStreaks streaks = new HotStreaks();
     private Answers answers = Answers.NONE;
     /**
@@ -99,11 +111,18 @@ public final class CoalescingStore extends StoreLayer {
         if (!lanes.containsKey(key)) {
             streak = reserving && streaks.hot(key, now) && store.takesRefunds();
             if (!streak) {
-                Lane alone = new Lane(key);
-                alone.inFlight = true;
-                if (lanes.putIfAbsent(key, alone) == null) {
-                    return alone.call(bucket, cost);
+                int slot = slot(key);
+                Object held = alone.get(slot);
+                if (held == null && alone.compareAndSet(slot, null, key)) {
+                    return callAlone(key, bucket, cost);
                 }
+                if (!key.equals(held)) { // the slot is another key's: out alone in a lane
+                    Lane lone = new Lane(key);
+                    lone.inFlight = true;
+                    if (lanes.putIfAbsent(key, lone) == null) {
+                        return lone.call(bucket, cost);
+                    }
+                } // else this key's call is in flight alone: wait for it in a lane
             }
         }
         Waiter waiter = null;
@@ -114,6 +133,9 @@ public final class CoalescingStore extends StoreLayer {
             synchronized (lane) {
                 if (lane.retired) {
                     continue; // removed after its last call; take a fresh one
+                }
+                if (!lane.inFlight && joinAlone(key, lane)) {
+                    lane.inFlight = true; // the call in flight alone answers for the lane
                 }
                 if (streak && lane.demandRequests < HOT_DEMAND - 1) { // hot one request at a time: as if some had waited
                     lane.demandRequests = HOT_DEMAND - 1;
@@ -148,6 +170,52 @@ public final class CoalescingStore extends StoreLayer {
             send(key, lane, send);
             return reserved != null ? CompletableFuture.completedFuture(reserved) : waiter.result;
         }
+    }
+
+    /** @return the slot of {@code key} in {@link #alone} */
+    private static int slot(String key) {
+        int h = key.hashCode();
+        return (h ^ (h >>> 16)) & (ALONE_SLOTS - 1);
+    }
+
+    /** The request of a key that has no lane, with the key in its slot: the store tells {@link #aloneAnswered}. */
+    private CompletionStage<Outcome> callAlone(String key, TokenBucket bucket, long cost) {
+        try {
+            return store.acquire(key, bucket, cost, aloneAnswered);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e); // told already: the slot is free
+        }
+    }
+
+    /**
+     * @return whether {@code key}'s call is in flight alone and {@code lane} (locked, not in flight) took its slot: the
+     *         call's answer then serves the lane, as if it were the lane's call
+     */
+    private boolean joinAlone(String key, Lane lane) {
+        int slot = slot(key);
+        Object held = alone.get(slot);
+        return held instanceof String && held.equals(key) && alone.compareAndSet(slot, held, lane);
+    }
+
+    /**
+     * The answer to a call made alone, on the thread that has it, before its caller does: frees the slot, or, if a lane
+     * took it meanwhile, sends what waits there.
+     */
+    private void aloneAnswered(String key, TokenBucket bucket, long cost, Outcome outcome, Throwable failure) {
+        if (outcome != null) {
+            answers.answered(key, bucket, cost, outcome);
+        }
+        int slot = slot(key);
+        if (alone.compareAndSet(slot, key, null)) { // the very key the call put there: nobody waits
+            return;
+        }
+        Lane lane = (Lane) alone.get(slot);
+        alone.set(slot, null);
+        Next next = next(key, lane, null, null, null);
+        if (next.send() != null) {
+            dispatch(key, lane, next.send());
+        }
+        next.completeServed();
     }
 
     /**
@@ -415,8 +483,8 @@ public final class CoalescingStore extends StoreLayer {
 
     /**
      * One key's calls: the one in flight, the requests waiting for it, and the tokens reserved here. Guarded by itself.
-     * It is also the answer's callback of a request that found no call in flight ({@link #call}): such a request
-     * makes nothing here but its lane.
+     * It is also the answer's callback of a request that went out alone while its slot was another key's
+     * ({@link #call}).
      */
     private final class Lane implements BiConsumer<Outcome, Throwable> {
         final String key;

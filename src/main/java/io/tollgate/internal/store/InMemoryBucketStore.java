@@ -51,6 +51,20 @@ public final class InMemoryBucketStore implements BatchingBucketStore {
         return CompletableFuture.completedFuture(acquireNow(key, bucket, cost));
     }
 
+    /** Decides at once, telling {@code answered} first, without composing a stage. */
+    @Override
+    public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost, Answered answered) {
+        Outcome outcome;
+        try {
+            outcome = acquireNow(key, bucket, cost);
+        } catch (RuntimeException e) {
+            answered.answered(key, bucket, cost, null, e);
+            throw e;
+        }
+        answered.answered(key, bucket, cost, outcome, null);
+        return CompletableFuture.completedFuture(outcome);
+    }
+
     /** The synchronous form of {@link #acquire}. */
     public Outcome acquireNow(String key, TokenBucket bucket, long cost) {
         bucket.checkCost(cost);
