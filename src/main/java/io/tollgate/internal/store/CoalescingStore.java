@@ -173,7 +173,7 @@ public final class CoalescingStore extends StoreLayer {
     }
 
     /** @return the slot of {@code key} in {@link #alone} */
-    private static int slot(String key) {
+    static int slot(String key) {
         int h = key.hashCode();
         return (h ^ (h >>> 16)) & (ALONE_SLOTS - 1);
     }
