@@ -65,7 +65,7 @@ public final class AcrossHosts {
         for (long delay : delays) {
             md.append(section(delay, impls, scenarios, trials));
         }
-        boolean onHosts = System.getProperty(BenchCluster.HOSTS_PROPERTY) != null;
+        boolean onHosts = onHosts();
         md.append(String.format(Locale.ROOT, "Median (min–max) of %d rounds; the latencies are the medians of the rounds' p50, p99"
                 + " and p99.9 of every %dth decision timed by its caller; CPU is the time of every thread of every JVM of the"
                 + " trial (relays included) per decision; relayed is the number of reads the relays passed on, both ways, per"
@@ -101,7 +101,7 @@ public final class AcrossHosts {
                 median(waitedP50), median(waitedP99)));
         boolean relayed = delay > 0;
         md.append("| Scenario | Implementation | Decisions/s | p50 µs | p99 µs | p99.9 µs | CPU µs/decision |")
-                .append(relayed ? " Relayed/decision |" : " B/decision |");
+                .append(relayed ? " Relayed/decision |" : onHosts() ? " B/decision, caller's JVM |" : " B/decision |");
         for (String other : impls.subList(1, impls.size())) {
             md.append(" ÷ ").append(other).append(" |");
         }
@@ -132,6 +132,11 @@ public final class AcrossHosts {
             }
         }
         return md.append('\n').toString();
+    }
+
+    /** @return whether the members run on hosts of their own, in JVMs of their own */
+    private static boolean onHosts() {
+        return System.getProperty(BenchCluster.HOSTS_PROPERTY) != null;
     }
 
     /** @return the CPU time per decision of every thread of every JVM of the trial, µs */
