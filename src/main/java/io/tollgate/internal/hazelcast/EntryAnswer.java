@@ -29,8 +29,11 @@ class EntryAnswer<T> extends CompletableFuture<T> implements BiConsumer<Object, 
 
     /** @return this, failed with {@code failure}: the call could not be made */
     final EntryAnswer<T> failed(Throwable failure) {
-        told(null, failure);
-        completeExceptionally(failure);
+        try {
+            told(null, failure);
+        } finally {
+            completeExceptionally(failure);
+        }
         return this;
     }
 
@@ -47,12 +50,16 @@ class EntryAnswer<T> extends CompletableFuture<T> implements BiConsumer<Object, 
             failed(e);
             return;
         }
-        told(value, null);
-        complete(value);
+        try {
+            told(value, null);
+        } finally {
+            complete(value);
+        }
     }
 
     /**
-     * Told of the answer, or of the failure, on the thread that has it, before this future completes; by default nothing.
+     * Told of the answer, or of the failure, on the thread that has it, before this future completes (which it does even
+     * if this throws); by default nothing.
      *
      * @param value   what the reader made of the answer, or {@code null} if the call failed
      * @param failure why it failed, or {@code null}
