@@ -156,6 +156,10 @@ public class ComparisonBenchmark {
             userKeys = userKeys(caller, "local-owner".equals(topology) ? ownerMember : null);
         }
         limiter = implementation.open(caller, Load.of(load));
+        hotKey = limiter.callerKey(hotKey); // the keys were placed by their buckets' keys in the map
+        for (int i = 0; i < userKeys.length; i++) {
+            userKeys[i] = limiter.callerKey(userKeys[i]);
+        }
     }
 
     /** @return {@value #USERS} keys; all owned by {@code owner}, as {@code caller} sees it, if it is not {@code null} */

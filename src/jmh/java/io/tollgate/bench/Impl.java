@@ -10,6 +10,7 @@ import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
 import io.github.bucket4j.grid.hazelcast.Bucket4jHazelcast;
 import io.github.bucket4j.grid.hazelcast.HazelcastProxyManager;
+import io.tollgate.internal.core.BucketKeys;
 import io.tollgate.internal.core.Clock;
 import io.tollgate.internal.core.Outcome;
 import io.tollgate.internal.core.TokenBucket;
@@ -180,6 +181,16 @@ enum Impl {
                     "tollgate.rules.bench.rate", load.tokens + "/" + load.period.toMillis() + "ms",
                     "tollgate.rules.bench.burst", Long.toString(load.burst));
             this.rule = TestRules.read(properties).rule("bench");
+        }
+
+        /** The engine keeps a key's bucket at {@code <rule>:<key>}: the caller's key is the store key without that prefix. */
+        @Override
+        public String callerKey(String storeKey) {
+            String prefix = rule.name() + ":";
+            if (!storeKey.startsWith(prefix) || !BucketKeys.of(rule.name(), storeKey.substring(prefix.length())).equals(storeKey)) {
+                throw new IllegalArgumentException("'" + storeKey + "' is no key of the rule '" + rule.name() + "'");
+            }
+            return storeKey.substring(prefix.length());
         }
 
         @Override
