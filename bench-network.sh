@@ -96,12 +96,14 @@ make_hosts() {
   done
 }
 
+if ${hosts}; then
+  [ "$(id -u)" = 0 ] || die "--hosts makes network namespaces: run it as root"
+  command -v ip > /dev/null 2>&1 || die "--hosts needs ip (Debian: apt-get install iproute2)"
+fi
 mkdir -p "$(dirname "${out}")"
 build_benchmarks "${version_option[@]}"
 jvm_options=()
 if ${hosts}; then
-  [ "$(id -u)" = 0 ] || die "--hosts makes network namespaces: run it as root"
-  command -v ip > /dev/null 2>&1 || die "--hosts needs ip (Debian: apt-get install iproute2)"
   make_hosts
   bench_namespace=tgb0
   jvm_options=(-Dbench.jvm.options=-D"tollgate.bench.hosts=${hosts_property}")

@@ -107,15 +107,12 @@ build_benchmarks() {
 # offline (build_benchmarks fetched what it needs).
 bench_namespace=""
 bench() {
-  local execution="$1"
+  local execution="$1" in_namespace=()
   shift
-  if [ -n "${bench_namespace}" ]; then
-    # shellcheck disable=SC2086
-    ip netns exec "${bench_namespace}" "${root}/mvnw" -B -ntp -o ${MVN_ARGS:-} -q -Pbench -DskipTests \
-      -Dbench.results="${results}" "exec:exec@${execution}" "$@"
-  else
-    mvnw -q -Pbench -DskipTests -Dbench.results="${results}" "exec:exec@${execution}" "$@"
-  fi
+  [ -z "${bench_namespace}" ] || in_namespace=(ip netns exec "${bench_namespace}")
+  # shellcheck disable=SC2086
+  "${in_namespace[@]}" "${root}/mvnw" -B -ntp ${bench_namespace:+-o} ${MVN_ARGS:-} -q -Pbench -DskipTests \
+    -Dbench.results="${results}" "exec:exec@${execution}" "$@"
 }
 
 # at_exit COMMAND...: run COMMAND when the script ends, whether it succeeds, fails or is interrupted;
