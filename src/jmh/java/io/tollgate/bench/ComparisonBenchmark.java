@@ -34,8 +34,9 @@ import org.openjdk.jmh.runner.IterationType;
 
 /**
  * One rate-limit decision (cost 1) by each implementation, on a 3-member cluster in this JVM
- * (127.0.0.1; or on hosts of their own, see {@link BenchCluster}), from the scenario's caller. The whole matrix is run by {@link Suite}; this class
- * can also be run on its own with JMH's usual options, choosing valid parameters with {@code -p}
+ * (127.0.0.1; or on hosts of their own, see {@link BenchCluster}), from the scenario's caller. The
+ * whole matrix is run by {@link Suite}; this class can also be run on its own with JMH's usual
+ * options, choosing valid parameters with {@code -p}
  * ({@code -p impl=bucket4j -p keys=hot -p topology=client -p load=denied-heavy -t 16}): the
  * clustered implementations take {@code local-owner}, {@code remote-owner} or {@code client},
  * {@code memory} only {@code in-jvm}, and other combinations fail at set-up.

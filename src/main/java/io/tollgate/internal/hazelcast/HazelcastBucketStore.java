@@ -102,19 +102,22 @@ public final class HazelcastBucketStore implements BatchingBucketStore {
 
     @Override
     public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost) {
-        bucket.checkCost(cost);
-        return entries().call(key, BucketProcessor.create(bucket, cost, deadline(0), identified, wire.inUse()), OutcomeWire::read);
+        return acquire(key, bucket, cost, new EntryAnswer<>(OutcomeWire::read));
     }
 
     /** Tells {@code answered} from the call's own future, which makes no other object for it. */
     @Override
     public CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost, Answered answered) {
-        ToldAnswer answer = new ToldAnswer(key, bucket, cost, answered);
+        return acquire(key, bucket, cost, new ToldAnswer(key, bucket, cost, answered));
+    }
+
+    /** @return {@code answer}, to one request; a cost out of range, or a call that cannot be made, fails it and is thrown */
+    private CompletionStage<Outcome> acquire(String key, TokenBucket bucket, long cost, EntryAnswer<Outcome> answer) {
         try {
             bucket.checkCost(cost);
             return entries().call(key, BucketProcessor.create(bucket, cost, deadline(0), identified, wire.inUse()), answer);
         } catch (RuntimeException e) {
-            answer.failed(e); // told, and thrown as acquire throws
+            answer.failed(e); // told, if it tells, and thrown as acquire throws
             throw e;
         }
     }

@@ -13,7 +13,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -69,6 +68,7 @@ public final class CoalescingStore extends StoreLayer {
      */
     private final AtomicReferenceArray<Object> alone = new AtomicReferenceArray<>(ALONE_SLOTS);
     private final BatchingBucketStore.Answered aloneAnswered = this::aloneAnswered;
+    private final BatchingBucketStore.Answered laneAnswered = this::laneAnswered;
     private final HotStreaks streaks = new HotStreaks();
     private Answers answers = Answers.NONE;
     /**
@@ -114,13 +114,13 @@ public final class CoalescingStore extends StoreLayer {
                 int slot = slot(key);
                 Object held = alone.get(slot);
                 if (held == null && alone.compareAndSet(slot, null, key)) {
-                    return callAlone(key, bucket, cost);
+                    return callAlone(key, bucket, cost, aloneAnswered);
                 }
                 if (!key.equals(held)) { // the slot is another key's: out alone in a lane
                     Lane lone = new Lane(key);
                     lone.inFlight = true;
                     if (lanes.putIfAbsent(key, lone) == null) {
-                        return lone.call(bucket, cost);
+                        return callAlone(key, bucket, cost, laneAnswered);
                     }
                 } // else this key's call is in flight alone: wait for it in a lane
             }
@@ -178,12 +178,16 @@ public final class CoalescingStore extends StoreLayer {
         return (h ^ (h >>> 16)) & (ALONE_SLOTS - 1);
     }
 
-    /** The request of a key that has no lane, with the key in its slot: the store tells {@link #aloneAnswered}. */
-    private CompletionStage<Outcome> callAlone(String key, TokenBucket bucket, long cost) {
+    /**
+     * The one request of a key with no call in flight here: a plain call, as if there were no coalescing, marked by the
+     * key in its slot ({@link #aloneAnswered}) or, where the slot is another key's, by a lane ({@link #laneAnswered}).
+     * Requests that arrive meanwhile wait in a lane and leave together when it returns, before its caller wakes.
+     */
+    private CompletionStage<Outcome> callAlone(String key, TokenBucket bucket, long cost, BatchingBucketStore.Answered told) {
         try {
-            return store.acquire(key, bucket, cost, aloneAnswered);
+            return store.acquire(key, bucket, cost, told);
         } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e); // told already: the slot is free
+            return CompletableFuture.failedFuture(e); // told already: the slot, or the lane, is free
         }
     }
 
@@ -211,6 +215,22 @@ public final class CoalescingStore extends StoreLayer {
         }
         Lane lane = (Lane) alone.get(slot);
         alone.set(slot, null);
+        resume(key, lane);
+    }
+
+    /** The answer to a call made alone in a lane (its slot was another key's), in flight until now: what waited leaves. */
+    private void laneAnswered(String key, TokenBucket bucket, long cost, Outcome outcome, Throwable failure) {
+        if (outcome != null) {
+            answers.answered(key, bucket, cost, outcome);
+        }
+        resume(key, lanes.get(key));
+    }
+
+    /**
+     * After a call made alone returned to {@code lane}: the batch that gathered leaves (from the sender, since this is the
+     * store's thread), and the waiters the lane's reserve covers are granted.
+     */
+    private void resume(String key, Lane lane) {
         Next next = next(key, lane, null, null, null);
         if (next.send() != null) {
             dispatch(key, lane, next.send());
@@ -481,21 +501,14 @@ public final class CoalescingStore extends StoreLayer {
         store.close();
     }
 
-    /**
-     * One key's calls: the one in flight, the requests waiting for it, and the tokens reserved here. Guarded by itself.
-     * It is also the answer's callback of a request that went out alone while its slot was another key's
-     * ({@link #call}).
-     */
-    private final class Lane implements BiConsumer<Outcome, Throwable> {
+    /** One key's calls: the one in flight, the requests waiting for it, and the tokens reserved here. Guarded by itself. */
+    private final class Lane {
         final String key;
         boolean inFlight;
         boolean retired;
         boolean expiryScheduled;
         /** Requests waiting for the call in flight; the list made when the first one waits. */
         List<Waiter> waiting = List.of();
-        /** The request of {@link #call}. */
-        TokenBucket aloneBucket;
-        long aloneCost;
         /** Tokens reserved here for {@link #reserveBucket}, until {@link #reserveExpiresNanos}. */
         long reserve;
         TokenBucket reserveBucket;
@@ -519,47 +532,6 @@ public final class CoalescingStore extends StoreLayer {
                 waiting = new ArrayList<>();
             }
             waiting.add(waiter);
-        }
-
-        /**
-         * The one request of a key with no call in flight here: a plain call, as if there were no coalescing.
-         * Requests that arrive meanwhile wait in this lane and leave together when it returns, before its caller wakes.
-         */
-        CompletionStage<Outcome> call(TokenBucket bucket, long cost) {
-            aloneBucket = bucket;
-            aloneCost = cost;
-            CompletableFuture<Outcome> call;
-            try {
-                call = store.acquire(key, bucket, cost).toCompletableFuture();
-            } catch (RuntimeException e) {
-                call = CompletableFuture.failedFuture(e);
-            }
-            if (call.isDone()) { // answered at once (in memory): any batch that gathered leaves from here
-                Outcome outcome = call.isCompletedExceptionally() ? null : call.join();
-                if (outcome != null) {
-                    answers.answered(key, bucket, cost, outcome);
-                }
-                Next next = next(key, this, null, null, null);
-                next.completeServed();
-                if (next.send() != null) {
-                    CoalescingStore.this.send(key, this, next.send());
-                }
-                return call;
-            }
-            return call.whenComplete(this);
-        }
-
-        /** The answer to {@link #call}: any batch that gathered leaves. */
-        @Override
-        public void accept(Outcome outcome, Throwable failure) {
-            if (outcome != null) {
-                answers.answered(key, aloneBucket, aloneCost, outcome);
-            }
-            Next next = next(key, this, null, null, null);
-            if (next.send() != null) {
-                dispatch(key, this, next.send());
-            }
-            next.completeServed();
         }
 
         /** @return a grant of {@code cost} from the reserve, or {@code null} if the reserve does not cover it */
